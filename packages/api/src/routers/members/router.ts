@@ -1,0 +1,20 @@
+import { memberInviteInput, memberOutput, memberRemoveInput, memberUpdateInput } from "@paravt/shared";
+import { members } from "@paravt/shared/server";
+import { z } from "zod";
+import { createTRPCRouter, projectOwnerProcedure, projectProcedure } from "../../trpc.js";
+
+export const membersRouter = createTRPCRouter({
+  list: projectProcedure.output(z.array(memberOutput)).query(({ ctx }) => members.listMembers(ctx.access)),
+  add: projectOwnerProcedure
+    .input(memberInviteInput)
+    .output(memberOutput)
+    .mutation(({ ctx, input }) => members.addMember(ctx.access, input)),
+  updateRole: projectOwnerProcedure.input(memberUpdateInput).mutation(async ({ ctx, input }) => {
+    await members.updateMemberRole(ctx.access, input);
+    return { ok: true as const };
+  }),
+  remove: projectOwnerProcedure.input(memberRemoveInput).mutation(async ({ ctx, input }) => {
+    await members.removeMember(ctx.access, input);
+    return { ok: true as const };
+  }),
+});

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { ROLES } from "../roles.js";
+import { id, projectRef } from "./common.js";
+
+export const roleSchema = z.enum(ROLES);
+
+export const projectCreateInput = z.object({
+  name: z.string().trim().min(2, "Project name needs at least 2 characters").max(80),
+  description: z.string().trim().max(500).default(""),
+});
+
+export const projectUpdateInput = projectRef.extend({
+  name: z.string().trim().min(2).max(80).optional(),
+  description: z.string().trim().max(500).optional(),
+});
+
+export const projectOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  description: z.string(),
+  role: roleSchema,
+  memberCount: z.number().int(),
+  createdAt: z.date(),
+});
+export type ProjectOutput = z.infer<typeof projectOutput>;
+
+export const memberInviteInput = projectRef.extend({
+  email: z.email("Enter a valid email address").transform((e) => e.toLowerCase()),
+  role: roleSchema,
+});
+
+export const memberUpdateInput = projectRef.extend({ userId: id, role: roleSchema });
+export const memberRemoveInput = projectRef.extend({ userId: id });
+
+export const memberOutput = z.object({
+  userId: z.string(),
+  name: z.string(),
+  email: z.string(),
+  role: roleSchema,
+  joinedAt: z.date(),
+});
+export type MemberOutput = z.infer<typeof memberOutput>;

@@ -1,0 +1,30 @@
+// Project roles and what each may do. Client-safe so the UI hides exactly the controls the API
+// would refuse (the API still checks; hiding is only a courtesy).
+
+export const ROLES = ["VIEWER", "EDITOR", "OWNER"] as const;
+export type Role = (typeof ROLES)[number];
+
+const RANK: Record<Role, number> = { VIEWER: 0, EDITOR: 1, OWNER: 2 };
+
+export function hasRole(actual: Role, required: Role): boolean {
+  return RANK[actual] >= RANK[required];
+}
+
+/** The least role needed for each action; one table instead of checks spread over pages. */
+export const PERMISSIONS = {
+  "project.read": "VIEWER",
+  "project.update": "OWNER",
+  "project.delete": "OWNER",
+  "members.manage": "OWNER",
+  "tokens.manage": "OWNER",
+  "runs.launch": "EDITOR",
+  "runs.cancel": "EDITOR",
+  "videos.upload": "EDITOR",
+  "reviews.write": "EDITOR",
+} as const satisfies Record<string, Role>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export function can(role: Role | null | undefined, permission: Permission): boolean {
+  return role != null && hasRole(role, PERMISSIONS[permission]);
+}

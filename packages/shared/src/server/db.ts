@@ -1,0 +1,11 @@
+import { createDb, type Db } from "@paravt/db";
+import { serverEnv } from "./env.js";
+
+// One client per process. Kept on globalThis so Next.js dev reloads do not open a new pool
+// on every edit.
+const holder = globalThis as unknown as { __paravtDb?: Db };
+
+export function db(): Db {
+  holder.__paravtDb ??= createDb(serverEnv().DATABASE_URL);
+  return holder.__paravtDb;
+}

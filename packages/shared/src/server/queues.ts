@@ -1,0 +1,49 @@
+// Typed producers over the job catalog. A mutation writes its Run row first (status QUEUED) and
+// then enqueues with the row id as BullMQ job id, so enqueueing twice is a no-op
+// (DESIGN.md "Rules of the architecture").
+import { Queue } from "bullmq";
+import { JOB_CATALOG, type JobName, type JobPayload, type QueueName } from "../jobs/catalog.js";
+import { serverEnv } from "./env.js";
+import { redis } from "./redis.js";
+
+const holder = globalThis as unknown as { __paravtQueues?: Map<QueueName, Queue> };
+
+export function queue(name: QueueName): Queue {
+  holder.__paravtQueues ??= new Map();
+  let q = holder.__paravtQueues.get(name);
+  if (!q) {
+    q = new Queue(name, { connection: redis(), prefix: serverEnv().REDIS_PREFIX });
+    holder.__paravtQueues.set(name, q);
+  }
+  return q;
+}
+
+export async function enqueue<N extends JobName>(name: N, payload: JobPayload<N>): Promise<void> {
+  const def = JOB_CATALOG[name];
+  const data = def.payload.parse(payload) as JobPayload<N>;
+  await queue(def.queue).add(name, data, {
+    jobId: data.runId,
+    attempts: def.attempts,
+    backoff: { type: "exponential", delay: 2_000 },
+    // The Run row keeps the history; Redis keeps only what BullMQ needs to deduplicate.
+    removeOnComplete: { age: 24 * 3600, count: 1_000 },
+    removeOnFail: { age: 7 * 24 * 3600 },
+  });
+}
+
+/** Removes a job that has not started yet; returns false if it is running or gone. */
+export async function removeQueuedJob(name: JobName, runId: string): Promise<boolean> {
+  const job = await queue(JOB_CATALOG[name].queue).getJob(runId);
+  if (!job) return false;
+  const state = await job.getState();
+  if (state === "waiting" || state === "delayed" || state === "prioritized") {
+    await job.remove();
+    return true;
+  }
+  return false;
+}
+
+export async function closeQueues(): Promise<void> {
+  for (const q of holder.__paravtQueues?.values() ?? []) await q.close();
+  holder.__paravtQueues?.clear();
+}

@@ -1,0 +1,174 @@
+// The Run lifecycle. The row is the truth; the queue only delivers its id. Status moves
+// QUEUED -> RUNNING -> SUCCEEDED | FAILED | CANCELLED, and each change is published to the
+// project's event channel for live pages.
+import { Prisma, type Run, type RunKind } from "@paravt/db";
+import type { RunEvent, RunOutput } from "../../contracts/runs.js";
+import { NotFoundError, ValidationError } from "../../errors.js";
+import { JOB_CATALOG, type JobName, type JobPayload } from "../../jobs/catalog.js";
+import { db } from "../db.js";
+import { publishRunEvent } from "../events.js";
+import { enqueue, removeQueuedJob } from "../queues.js";
+import type { ProjectAccess } from "./access.js";
+
+type RunWithCreator = Run & { createdBy: { email: string } | null };
+
+function toOutput(r: RunWithCreator): RunOutput {
+  return {
+    id: r.id,
+    kind: r.kind,
+    jobName: r.jobName,
+    name: r.name,
+    status: r.status,
+    progress: r.progress,
+    message: r.message,
+    error: r.error,
+    attempts: r.attempts,
+    createdAt: r.createdAt,
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
+    createdBy: r.createdBy?.email ?? null,
+  };
+}
+
+function toEvent(r: Run): RunEvent {
+  return {
+    projectId: r.projectId,
+    runId: r.id,
+    status: r.status,
+    progress: r.progress,
+    message: r.message,
+    error: r.error,
+    at: new Date().toISOString(),
+  };
+}
+
+/** Writes the QUEUED row, then enqueues with the row id as job id (idempotent). */
+export async function launchRun<N extends JobName>(
+  access: ProjectAccess,
+  input: {
+    jobName: N;
+    name: string;
+    kind?: RunKind;
+    config?: Prisma.InputJsonValue;
+    payload: Omit<JobPayload<N>, "runId">;
+  },
+): Promise<RunOutput> {
+  const run = await db().run.create({
+    data: {
+      projectId: access.projectId,
+      createdById: access.principal.userId,
+      kind: input.kind ?? "job",
+      jobName: input.jobName,
+      name: input.name,
+      config: input.config ?? (input.payload as Prisma.InputJsonValue),
+    },
+    include: { createdBy: { select: { email: true } } },
+  });
+  try {
+    await enqueue(input.jobName, { ...input.payload, runId: run.id } as JobPayload<N>);
+  } catch (err) {
+    // The row must not claim QUEUED when nothing will ever run it.
+    await db().run.update({
+      where: { id: run.id },
+      data: { status: "FAILED", error: `Could not enqueue: ${(err as Error).message}`, finishedAt: new Date() },
+    });
+    throw err;
+  }
+  await publishRunEvent(toEvent(run));
+  return toOutput(run);
+}
+
+export async function listRuns(
+  access: ProjectAccess,
+  input: { status?: RunOutput["status"]; limit: number },
+): Promise<RunOutput[]> {
+  const rows = await db().run.findMany({
+    where: { projectId: access.projectId, ...(input.status ? { status: input.status } : {}) },
+    include: { createdBy: { select: { email: true } } },
+    orderBy: { createdAt: "desc" },
+    take: input.limit,
+  });
+  return rows.map(toOutput);
+}
+
+export async function getRun(access: ProjectAccess, runId: string): Promise<RunOutput> {
+  const r = await db().run.findFirst({
+    where: { id: runId, projectId: access.projectId },
+    include: { createdBy: { select: { email: true } } },
+  });
+  if (!r) throw new NotFoundError("Run");
+  return toOutput(r);
+}
+
+export async function cancelRun(access: ProjectAccess, runId: string): Promise<RunOutput> {
+  const r = await db().run.findFirst({ where: { id: runId, projectId: access.projectId } });
+  if (!r) throw new NotFoundError("Run");
+  if (r.status !== "QUEUED" && r.status !== "RUNNING") {
+    throw new ValidationError(`Run is already ${r.status.toLowerCase()}`);
+  }
+  // A queued job is removed from the queue; a running one sees CANCELLED at its next
+  // progress report (RunContext.checkpoint) and stops.
+  if (Object.hasOwn(JOB_CATALOG, r.jobName)) await removeQueuedJob(r.jobName as JobName, r.id);
+  const updated = await db().run.update({
+    where: { id: r.id },
+    data: { status: "CANCELLED", finishedAt: new Date(), message: "Cancelled" },
+    include: { createdBy: { select: { email: true } } },
+  });
+  await publishRunEvent(toEvent(updated));
+  return toOutput(updated);
+}
+
+// ----- worker side ---------------------------------------------------------------------------
+
+export class RunCancelledError extends Error {
+  override name = "RunCancelledError";
+}
+
+/**
+ * Moves a run to RUNNING for one attempt. Returns null when the job must be skipped: the row is
+ * gone (not-found is a skip, not a retry) or already terminal (a duplicate delivery).
+ */
+export async function startRunAttempt(runId: string): Promise<Run | null> {
+  const res = await db().run.updateMany({
+    where: { id: runId, status: { in: ["QUEUED", "RUNNING"] } },
+    data: { status: "RUNNING", startedAt: new Date(), attempts: { increment: 1 }, error: null },
+  });
+  if (res.count === 0) return null;
+  const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
+  await publishRunEvent(toEvent(run));
+  return run;
+}
+
+/** Records progress; throws RunCancelledError if the run was cancelled meanwhile. */
+export async function reportRunProgress(runId: string, progress: number, message?: string): Promise<void> {
+  const res = await db().run.updateMany({
+    where: { id: runId, status: "RUNNING" },
+    data: { progress: Math.max(0, Math.min(1, progress)), ...(message !== undefined ? { message } : {}) },
+  });
+  const run = await db().run.findUnique({ where: { id: runId } });
+  if (!run) throw new RunCancelledError("run deleted");
+  if (res.count === 0) throw new RunCancelledError(`run is ${run.status}`);
+  await publishRunEvent(toEvent(run));
+}
+
+export async function finishRun(runId: string, message = "Done"): Promise<void> {
+  const res = await db().run.updateMany({
+    where: { id: runId, status: "RUNNING" },
+    data: { status: "SUCCEEDED", progress: 1, message, finishedAt: new Date() },
+  });
+  if (res.count) await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: runId } })));
+}
+
+/**
+ * Records a failure. With retries left the run goes back to QUEUED (BullMQ will deliver it
+ * again); on the last attempt it becomes FAILED with the reason.
+ */
+export async function failRunAttempt(runId: string, error: string, willRetry: boolean): Promise<void> {
+  const res = await db().run.updateMany({
+    where: { id: runId, status: "RUNNING" },
+    data: willRetry
+      ? { status: "QUEUED", message: `Retrying after error: ${error}`.slice(0, 1000) }
+      : { status: "FAILED", error: error.slice(0, 4000), finishedAt: new Date() },
+  });
+  if (res.count) await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: runId } })));
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from "vitest/config";
+
+// One runner for unit (`*.test.ts`) and integration (`*.int.test.ts`) tests of every package.
+// Integration tests talk to the real Postgres and Redis named by the test environment
+// (scripts/test.mjs sets DATABASE_URL / REDIS_URL to the test database and Redis db index).
+export default defineConfig({
+  test: {
+    include: ["{apps,packages,workers,prisma}/**/src/**/*.test.{ts,tsx}", "{apps,packages,workers,prisma}/**/test/**/*.test.{ts,tsx}"],
+    exclude: ["**/node_modules/**", "**/.next/**"],
+    globalSetup: ["./scripts/vitest-global-setup.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
