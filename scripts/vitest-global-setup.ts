@@ -1,6 +1,6 @@
 // Integration tests run against the TEST database (scripts/test.mjs sets DATABASE_URL to it);
 // make sure it exists and is migrated before any test file starts.
-import { ensureDatabase, migrate } from "../prisma/src/migrate.js";
+import { ensureDatabase, migrate } from "../prisma/src/migrate";
 
 export default async function setup(): Promise<void> {
   const url = process.env.DATABASE_URL;

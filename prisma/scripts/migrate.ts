@@ -1,5 +1,5 @@
 // `npm run -w @paravt/db migrate`: creates the database if needed and applies pending migrations.
-import { ensureDatabase, migrate } from "../src/migrate.js";
+import { ensureDatabase, migrate } from "../src/migrate";
 
 const url = process.env.DATABASE_URL;
 if (!url) {

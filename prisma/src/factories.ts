@@ -1,7 +1,7 @@
 // Composable seed factories shared by the demo seed, integration tests and e2e tests.
 // Each call creates fresh, uniquely named rows so tests never collide with one another.
 import crypto from "node:crypto";
-import type { Db } from "./client.js";
+import type { Db } from "./client";
 import type { Role } from "@prisma/client";
 
 const uid = () => crypto.randomBytes(6).toString("hex");

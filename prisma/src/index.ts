@@ -1,3 +1,3 @@
-export { createDb, type Db } from "./client.js";
-export { ensureDatabase, migrate, MIGRATIONS_DIR, type MigrationResult } from "./migrate.js";
+export { createDb, type Db } from "./client";
+export { ensureDatabase, migrate, MIGRATIONS_DIR, type MigrationResult } from "./migrate";
 export * from "@prisma/client";

@@ -1,7 +1,7 @@
 import { db, hashTokenSecret } from "@paravt/shared/server";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { callerFor, projectWithRoleCallers, userCaller } from "./test-helpers.js";
+import { callerFor, projectWithRoleCallers, userCaller } from "./test-helpers";
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
   try {

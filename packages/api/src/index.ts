@@ -1,2 +1,2 @@
-export { appRouter, createCaller, type AppRouter } from "./root.js";
-export { createContext, type Context } from "./context.js";
+export { appRouter, createCaller, type AppRouter } from "./root";
+export { createContext, type Context } from "./context";

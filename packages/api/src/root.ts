@@ -1,10 +1,10 @@
 // Table of contents of the tRPC API.
-import { membersRouter } from "./routers/members/router.js";
-import { projectsRouter } from "./routers/projects/router.js";
-import { runsRouter } from "./routers/runs/router.js";
-import { tokensRouter } from "./routers/tokens/router.js";
-import { videosRouter } from "./routers/videos/router.js";
-import { createCallerFactory, createTRPCRouter } from "./trpc.js";
+import { membersRouter } from "./routers/members/router";
+import { projectsRouter } from "./routers/projects/router";
+import { runsRouter } from "./routers/runs/router";
+import { tokensRouter } from "./routers/tokens/router";
+import { videosRouter } from "./routers/videos/router";
+import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 export const appRouter = createTRPCRouter({
   projects: projectsRouter,

@@ -1,7 +1,7 @@
 // Callers for integration tests: one tRPC caller per role, with real Postgres underneath.
 import { db, type Principal } from "@paravt/shared/server";
 import { createProjectWithRoles } from "@paravt/db/factories";
-import { createCaller } from "./root.js";
+import { createCaller } from "./root";
 
 export function callerFor(principal: Principal | null) {
   return createCaller({ principal, user: null });

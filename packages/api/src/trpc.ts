@@ -7,8 +7,8 @@ import { projectAccess, type ProjectAccess } from "@paravt/shared/server";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { z } from "zod";
-import type { Context } from "./context.js";
-import { toTRPCError } from "./errors.js";
+import type { Context } from "./context";
+import { toTRPCError } from "./errors";
 
 const t = initTRPC.context<Context>().create({
   transformer: superjson,

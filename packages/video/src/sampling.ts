@@ -65,10 +65,16 @@ function fmt(seconds: number): string {
 export function clampWindow(start: number, end: number, duration: number): CropWindow {
   assertDuration(duration);
   if (!Number.isFinite(start) || !Number.isFinite(end)) {
-    throw new VideoError("INVALID_WINDOW", `Invalid crop window ${fmt(start)}–${fmt(end)}: times must be finite numbers.`);
+    throw new VideoError(
+      "INVALID_WINDOW",
+      `Invalid crop window ${fmt(start)}–${fmt(end)}: times must be finite numbers.`,
+    );
   }
   if (start < 0) {
-    throw new VideoError("INVALID_WINDOW", `Invalid crop window ${fmt(start)}–${fmt(end)}: start must not be negative.`);
+    throw new VideoError(
+      "INVALID_WINDOW",
+      `Invalid crop window ${fmt(start)}–${fmt(end)}: start must not be negative.`,
+    );
   }
   if (start >= end) {
     throw new VideoError("INVALID_WINDOW", `Invalid crop window ${fmt(start)}–${fmt(end)}: start must be before end.`);
@@ -129,7 +135,10 @@ export function fitPixels(width: number, height: number, minPixels = MIN_PIXELS,
     throw new VideoError("INVALID_ARGUMENT", `Image size must be positive (got ${width}x${height}).`);
   }
   if (!(minPixels >= 1) || !(maxPixels >= minPixels) || !Number.isFinite(maxPixels)) {
-    throw new VideoError("INVALID_ARGUMENT", `Pixel bounds must satisfy 1 <= min <= max (got ${minPixels}, ${maxPixels}).`);
+    throw new VideoError(
+      "INVALID_ARGUMENT",
+      `Pixel bounds must satisfy 1 <= min <= max (got ${minPixels}, ${maxPixels}).`,
+    );
   }
   let w = Math.max(1, Math.round(width));
   let h = Math.max(1, Math.round(height));

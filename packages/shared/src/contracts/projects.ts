@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ROLES } from "../roles.js";
-import { id, projectRef } from "./common.js";
+import { ROLES } from "../roles";
+import { id, projectRef } from "./common";
 
 export const roleSchema = z.enum(ROLES);
 

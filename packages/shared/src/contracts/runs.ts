@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, projectRef } from "./common.js";
+import { id, projectRef } from "./common";
 
 export const RUN_STATUSES = ["QUEUED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"] as const;
 export const runStatusSchema = z.enum(RUN_STATUSES);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, projectRef } from "./common.js";
+import { id, projectRef } from "./common";
 
 export const TOKEN_SCOPES = ["READ", "WRITE", "LAUNCH"] as const;
 export const tokenScopeSchema = z.enum(TOKEN_SCOPES);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { projectRef } from "./common.js";
+import { projectRef } from "./common";
 
 export const VIDEO_STATUSES = ["PENDING", "PROBING", "PROCESSING", "READY", "FAILED"] as const;
 

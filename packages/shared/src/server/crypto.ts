@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { serverEnv } from "./env.js";
+import { serverEnv } from "./env";
 
 /** API token secrets: 32 random bytes; only their SHA-256 is stored (a fast hash is right here:
  * the secret has 256 bits of entropy, unlike a password). */

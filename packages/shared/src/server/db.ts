@@ -1,5 +1,5 @@
 import { createDb, type Db } from "@paravt/db";
-import { serverEnv } from "./env.js";
+import { serverEnv } from "./env";
 
 // One client per process. Kept on globalThis so Next.js dev reloads do not open a new pool
 // on every edit.

@@ -2,9 +2,9 @@
 // One subscriber connection per process fans out to any number of listeners, so a page with
 // many open tabs costs one Redis connection, not one per tab.
 import type { Redis } from "ioredis";
-import { runEventSchema, type RunEvent } from "../contracts/runs.js";
-import { serverEnv } from "./env.js";
-import { createRedis, redis } from "./redis.js";
+import { runEventSchema, type RunEvent } from "../contracts/runs";
+import { serverEnv } from "./env";
+import { createRedis, redis } from "./redis";
 
 function channel(projectId: string): string {
   return `${serverEnv().REDIS_PREFIX}:events:project:${projectId}`;

@@ -2,9 +2,9 @@
 // then enqueues with the row id as BullMQ job id, so enqueueing twice is a no-op
 // (DESIGN.md "Rules of the architecture").
 import { Queue } from "bullmq";
-import { JOB_CATALOG, type JobName, type JobPayload, type QueueName } from "../jobs/catalog.js";
-import { serverEnv } from "./env.js";
-import { redis } from "./redis.js";
+import { JOB_CATALOG, type JobName, type JobPayload, type QueueName } from "../jobs/catalog";
+import { serverEnv } from "./env";
+import { redis } from "./redis";
 
 const holder = globalThis as unknown as { __paravtQueues?: Map<QueueName, Queue> };
 

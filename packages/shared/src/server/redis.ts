@@ -1,5 +1,5 @@
 import { Redis, type RedisOptions } from "ioredis";
-import { serverEnv } from "./env.js";
+import { serverEnv } from "./env";
 
 /**
  * A new ioredis connection. BullMQ workers and pub/sub subscribers need their own connections

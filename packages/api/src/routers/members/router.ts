@@ -1,7 +1,7 @@
 import { memberInviteInput, memberOutput, memberRemoveInput, memberUpdateInput } from "@paravt/shared";
 import { members } from "@paravt/shared/server";
 import { z } from "zod";
-import { createTRPCRouter, projectOwnerProcedure, projectProcedure } from "../../trpc.js";
+import { createTRPCRouter, projectOwnerProcedure, projectProcedure } from "../../trpc";
 
 export const membersRouter = createTRPCRouter({
   list: projectProcedure.output(z.array(memberOutput)).query(({ ctx }) => members.listMembers(ctx.access)),

@@ -1,7 +1,7 @@
 import { projectCreateInput, projectOutput, projectUpdateInput } from "@paravt/shared";
 import { assertCan, projects } from "@paravt/shared/server";
 import { z } from "zod";
-import { createTRPCRouter, projectOwnerProcedure, projectProcedure, protectedProcedure } from "../../trpc.js";
+import { createTRPCRouter, projectOwnerProcedure, projectProcedure, protectedProcedure } from "../../trpc";
 
 export const projectsRouter = createTRPCRouter({
   list: protectedProcedure.output(z.array(projectOutput)).query(({ ctx }) => {

@@ -1,7 +1,7 @@
 import { runEventSchema, runListInput, runOutput, runRefInput } from "@paravt/shared";
 import { assertCan, runEvents, runs } from "@paravt/shared/server";
 import { z } from "zod";
-import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc.js";
+import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc";
 
 export const runsRouter = createTRPCRouter({
   list: projectProcedure

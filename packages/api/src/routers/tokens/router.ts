@@ -2,7 +2,7 @@ import { tokenCreatedOutput, tokenCreateInput, tokenOutput, tokenRevokeInput } f
 import { ForbiddenError } from "@paravt/shared";
 import { tokens } from "@paravt/shared/server";
 import { z } from "zod";
-import { createTRPCRouter, projectOwnerProcedure } from "../../trpc.js";
+import { createTRPCRouter, projectOwnerProcedure } from "../../trpc";
 
 // Token management is for people: a token cannot mint or list tokens.
 const ownerInBrowser = projectOwnerProcedure.use(({ ctx, next }) => {

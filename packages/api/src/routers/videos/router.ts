@@ -1,7 +1,7 @@
 import { demoVideoInput, videoOutput } from "@paravt/shared";
 import { assertCan, videos } from "@paravt/shared/server";
 import { z } from "zod";
-import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc.js";
+import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc";
 
 export const videosRouter = createTRPCRouter({
   list: projectProcedure.output(z.array(videoOutput)).query(({ ctx }) => videos.listVideos(ctx.access)),

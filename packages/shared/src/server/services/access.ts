@@ -1,9 +1,9 @@
 // Who may do what in a project. Every service that touches project data starts here, so the
 // rule "a non-member sees nothing" lives in one function.
 import type { TokenScope } from "@paravt/db";
-import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../errors.js";
-import { can, hasRole, type Permission, type Role } from "../../roles.js";
-import { db } from "../db.js";
+import { ForbiddenError, NotFoundError, UnauthorizedError } from "../../errors";
+import { can, hasRole, type Permission, type Role } from "../../roles";
+import { db } from "../db";
 
 export type Principal =
   | { kind: "user"; userId: string }

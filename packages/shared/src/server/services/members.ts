@@ -1,8 +1,8 @@
-import type { MemberOutput } from "../../contracts/projects.js";
-import { ConflictError, NotFoundError, ValidationError } from "../../errors.js";
-import type { Role } from "../../roles.js";
-import { db } from "../db.js";
-import type { ProjectAccess } from "./access.js";
+import type { MemberOutput } from "../../contracts/projects";
+import { ConflictError, NotFoundError, ValidationError } from "../../errors";
+import type { Role } from "../../roles";
+import { db } from "../db";
+import type { ProjectAccess } from "./access";
 
 export async function listMembers(access: ProjectAccess): Promise<MemberOutput[]> {
   const rows = await db().membership.findMany({

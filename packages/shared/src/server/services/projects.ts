@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
-import type { ProjectOutput } from "../../contracts/projects.js";
-import { NotFoundError } from "../../errors.js";
-import { db } from "../db.js";
-import type { ProjectAccess } from "./access.js";
+import type { ProjectOutput } from "../../contracts/projects";
+import { NotFoundError } from "../../errors";
+import { db } from "../db";
+import type { ProjectAccess } from "./access";
 
 function slugify(name: string): string {
   const base = name

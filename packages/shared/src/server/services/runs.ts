@@ -2,13 +2,13 @@
 // QUEUED -> RUNNING -> SUCCEEDED | FAILED | CANCELLED, and each change is published to the
 // project's event channel for live pages.
 import { Prisma, type Run, type RunKind } from "@paravt/db";
-import type { RunEvent, RunOutput } from "../../contracts/runs.js";
-import { NotFoundError, ValidationError } from "../../errors.js";
-import { JOB_CATALOG, type JobName, type JobPayload } from "../../jobs/catalog.js";
-import { db } from "../db.js";
-import { publishRunEvent } from "../events.js";
-import { enqueue, removeQueuedJob } from "../queues.js";
-import type { ProjectAccess } from "./access.js";
+import type { RunEvent, RunOutput } from "../../contracts/runs";
+import { NotFoundError, ValidationError } from "../../errors";
+import { JOB_CATALOG, type JobName, type JobPayload } from "../../jobs/catalog";
+import { db } from "../db";
+import { publishRunEvent } from "../events";
+import { enqueue, removeQueuedJob } from "../queues";
+import type { ProjectAccess } from "./access";
 
 type RunWithCreator = Run & { createdBy: { email: string } | null };
 

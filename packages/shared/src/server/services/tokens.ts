@@ -1,9 +1,9 @@
 import type { TokenScope } from "@paravt/db";
-import type { TokenOutput } from "../../contracts/tokens.js";
-import { NotFoundError } from "../../errors.js";
-import { hashTokenSecret, newTokenSecret } from "../crypto.js";
-import { db } from "../db.js";
-import type { Principal, ProjectAccess } from "./access.js";
+import type { TokenOutput } from "../../contracts/tokens";
+import { NotFoundError } from "../../errors";
+import { hashTokenSecret, newTokenSecret } from "../crypto";
+import { db } from "../db";
+import type { Principal, ProjectAccess } from "./access";
 
 const tokenInclude = { createdBy: { select: { email: true } } } as const;
 

@@ -1,9 +1,9 @@
 import path from "node:path";
-import type { VideoOutput } from "../../contracts/videos.js";
-import { db } from "../db.js";
-import { serverEnv } from "../env.js";
-import type { ProjectAccess } from "./access.js";
-import { launchRun } from "./runs.js";
+import type { VideoOutput } from "../../contracts/videos";
+import { db } from "../db";
+import { serverEnv } from "../env";
+import type { ProjectAccess } from "./access";
+import { launchRun } from "./runs";
 
 const videoSelect = {
   id: true,

@@ -1,0 +1,14 @@
+import type { NextConfig } from "next";
+
+const config: NextConfig = {
+  // Workspace packages ship TypeScript source; Next compiles them like app code.
+  transpilePackages: ["@paravt/api", "@paravt/auth", "@paravt/shared", "@paravt/protocol", "@paravt/db"],
+  // Native or worker-style server dependencies stay plain Node requires.
+  serverExternalPackages: ["bullmq", "ioredis", "pg", "@prisma/client", "@prisma/adapter-pg"],
+  reactStrictMode: true,
+  poweredByHeader: false,
+  // Lint and typecheck run from the repository root (npm run lint / typecheck).
+  typescript: { ignoreBuildErrors: true },
+};
+
+export default config;

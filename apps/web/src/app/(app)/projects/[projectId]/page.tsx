@@ -1,0 +1,46 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { StatusBadge } from "@/components/ui/badge";
+import { Card, CardHeader } from "@/components/ui/card";
+import { useProject } from "@/lib/use-project";
+import { useTRPC } from "@/trpc/client";
+
+export default function ProjectOverviewPage() {
+  const { projectId, project } = useProject();
+  const trpc = useTRPC();
+  const videos = useQuery(trpc.videos.list.queryOptions({ projectId }));
+  const runs = useQuery(trpc.runs.list.queryOptions({ projectId, limit: 5 }));
+  const members = useQuery(trpc.members.list.queryOptions({ projectId }));
+  const stats = [
+    { label: "Videos", value: videos.data?.length, href: `/projects/${projectId}/videos` },
+    { label: "Ready videos", value: videos.data?.filter((v) => v.status === "READY").length, href: `/projects/${projectId}/videos` },
+    { label: "Jobs", value: runs.data?.length, href: `/projects/${projectId}/jobs` },
+    { label: "Members", value: members.data?.length, href: `/projects/${projectId}/members` },
+  ];
+  return (
+    <div className="flex flex-col gap-6">
+      {project.data?.description && <p className="text-sm text-muted">{project.data.description}</p>}
+      <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+        {stats.map((s) => (
+          <Link key={s.label} href={s.href} className="rounded-lg border border-line bg-surface p-4 hover:border-accent">
+            <p className="text-xs uppercase tracking-wide text-muted">{s.label}</p>
+            <p className="mt-1 text-2xl font-semibold tabular-nums">{s.value ?? "…"}</p>
+          </Link>
+        ))}
+      </div>
+      <Card>
+        <CardHeader title="Recent jobs" />
+        <ul className="divide-y divide-line">
+          {runs.data?.map((r) => (
+            <li key={r.id} className="flex items-center justify-between py-2 text-sm">
+              <span>{r.name}</span>
+              <StatusBadge status={r.status} />
+            </li>
+          ))}
+          {runs.data?.length === 0 && <li className="py-2 text-sm text-muted">No jobs yet.</li>}
+        </ul>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import { appRouter, createContext } from "@paravt/api";
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+
+export const dynamic = "force-dynamic";
+
+function handler(req: Request) {
+  return fetchRequestHandler({
+    endpoint: "/api/trpc",
+    req,
+    router: appRouter,
+    createContext: () => createContext({ headers: req.headers }),
+    onError({ error, path }) {
+      // Expected errors (4xx) are answers, not incidents; log only the unexpected ones.
+      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
+    },
+  });
+}
+
+export { handler as GET, handler as POST };

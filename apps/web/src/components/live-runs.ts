@@ -1,0 +1,30 @@
+"use client";
+import type { RunEvent } from "@paravt/shared";
+import { useQueryClient } from "@tanstack/react-query";
+import { useSubscription } from "@trpc/tanstack-react-query";
+import { useState } from "react";
+import { useTRPC } from "@/trpc/client";
+
+/**
+ * Subscribes to the project's run events (SSE) and refreshes the queries that show runs and
+ * videos, so every page that lists them is live. Returns the connection state for a badge.
+ */
+export function useLiveRuns(projectId: string, onEvent?: (e: RunEvent) => void) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [last, setLast] = useState<RunEvent | null>(null);
+  const sub = useSubscription(
+    trpc.runs.events.subscriptionOptions(
+      { projectId },
+      {
+        onData: (event) => {
+          setLast(event);
+          onEvent?.(event);
+          void queryClient.invalidateQueries({ queryKey: trpc.runs.list.queryKey() });
+          void queryClient.invalidateQueries({ queryKey: trpc.videos.list.queryKey() });
+        },
+      },
+    ),
+  );
+  return { status: sub.status, last };
+}

@@ -1,0 +1,31 @@
+import { cloneElement, useId, type InputHTMLAttributes, type ReactElement, type SelectHTMLAttributes } from "react";
+import { cn } from "./cn";
+
+const field =
+  "h-10 w-full rounded-md border border-line bg-surface px-3 text-sm text-fg placeholder:text-muted focus:border-accent focus:outline-none";
+
+export function Input({ className, ...props }: InputHTMLAttributes<HTMLInputElement>) {
+  return <input className={cn(field, className)} {...props} />;
+}
+
+export function Select({ className, ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
+  return <select className={cn(field, "pr-8", className)} {...props} />;
+}
+
+/**
+ * A labelled form control. The label points at the control with htmlFor (instead of wrapping
+ * it) so the control's accessible name is exactly the label, not the label plus option texts.
+ */
+export function Field({ label, hint, children }: { label: string; hint?: string; children: ReactElement<{ id?: string }> }) {
+  const generated = useId();
+  const id = children.props.id ?? generated;
+  return (
+    <div className="flex flex-col gap-1.5 text-sm">
+      <label htmlFor={id} className="font-medium text-fg">
+        {label}
+      </label>
+      {cloneElement(children, { id })}
+      {hint && <span className="text-xs text-muted">{hint}</span>}
+    </div>
+  );
+}

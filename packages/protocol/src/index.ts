@@ -1,0 +1,69 @@
+/**
+ * @paravt/protocol: the ParaVT protocol core (SPEC.md §2 rewards and §4 parsers, bit-for-bit
+ * with the reference), pure and client-safe: no I/O, no Node-only imports.
+ */
+export { extractAnswer, firstAnswerBody, removeBlocks } from "./answer";
+export { extractLetter, extractTimeRange } from "./eval-extract";
+export { evalCallWindow, parseEvalToolCalls, parseTimeValue } from "./eval-parser";
+export {
+  formatReward,
+  hasNonemptyAnswer,
+  hasSubstantiveThink,
+  MIN_THINK_CHARS,
+  tagsBalanced,
+  thinkBeforeTool,
+  thinkBodyRange,
+  type FormatRewardConfig,
+} from "./format-reward";
+export { normalizeText } from "./normalize";
+export {
+  findLazyBlocks,
+  hasParseableToolCall,
+  isParseableToolCallBody,
+  isParseableToolCodeBody,
+} from "./parseable-call";
+export {
+  isJsonObject,
+  parsePyJson,
+  PY_JSON_MAX_DEPTH,
+  type JsonObject,
+  type JsonValue,
+  type PyJsonResult,
+} from "./py-json";
+export { parsePyExpression, literalEval, type PyNode, type PyValue } from "./py-expr";
+export { codePointLength, pyFloat, pySplitlines, pyStrip } from "./py-text";
+export {
+  computeReward,
+  DEFAULT_REWARD_CONFIG,
+  isDegenerate,
+  judgePrompt,
+  judgeQuestion,
+  judgeRequest,
+  PARA_GRPO,
+  parseJudgeReply,
+  VANILLA_GRPO,
+  type JudgeRequest,
+  type QuestionType,
+  type Recipe,
+  type RewardBreakdown,
+  type RewardConfig,
+  type RewardInput,
+} from "./reward";
+export {
+  accReward,
+  hullIou,
+  optionMatch,
+  parseTrainingRange,
+  temporalIou,
+  tokenF1,
+  type RewardMode,
+} from "./scoring";
+export { segmentProtocolText, type ProtocolSegment, type SegmentKind } from "./segments";
+export { toolReward } from "./tool-reward";
+export {
+  findGreedyTailBlocks,
+  parsePythonCalls,
+  parseTrainingToolCalls,
+  POSITIONAL_ARG_NAMES,
+  type ToolCall,
+} from "./training-parser";

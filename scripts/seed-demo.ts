@@ -1,0 +1,47 @@
+// Idempotent demo data for `npm start`: a demo user, a demo project and a few generated videos
+// (rendered by the workers through the queue, so the jobs page shows them live).
+import { auth } from "@paravt/auth";
+import { closeEventBus, closeQueues, db, projectAccess, projects, redis, videos } from "@paravt/shared/server";
+
+export const DEMO_USER = { email: "demo@paravt.local", password: "paravt-demo", name: "Demo Researcher" };
+const DEMO_PROJECT = "Demo: needle in a long video";
+const DEMO_VIDEOS = [20, 45, 90];
+
+async function main(): Promise<void> {
+  let user = await db().user.findUnique({ where: { email: DEMO_USER.email } });
+  if (!user) {
+    await auth().api.signUpEmail({ body: DEMO_USER });
+    user = await db().user.findUniqueOrThrow({ where: { email: DEMO_USER.email } });
+    console.log(`seed: created user ${DEMO_USER.email}`);
+  }
+  let project = await db().project.findFirst({
+    where: { name: DEMO_PROJECT, memberships: { some: { userId: user.id, role: "OWNER" } } },
+  });
+  if (!project) {
+    const created = await projects.createProject(user.id, {
+      name: DEMO_PROJECT,
+      description: "Synthetic long videos for trying the workbench end to end on the embedded nano model.",
+    });
+    project = await db().project.findUniqueOrThrow({ where: { id: created.id } });
+    console.log(`seed: created project "${DEMO_PROJECT}"`);
+  }
+  const access = await projectAccess({ kind: "user", userId: user.id }, project.id);
+  if ((await db().video.count({ where: { projectId: project.id } })) === 0) {
+    for (const durationS of DEMO_VIDEOS) {
+      await videos.createDemoVideo(access, { name: `demo-${durationS}s.mp4`, durationS });
+    }
+    console.log(`seed: queued ${DEMO_VIDEOS.length} demo videos`);
+  }
+}
+
+main()
+  .then(async () => {
+    await closeQueues();
+    await closeEventBus();
+    await redis().quit();
+    await db().$disconnect();
+  })
+  .catch((err: Error) => {
+    console.error(`seed failed: ${err.message}`);
+    process.exit(1);
+  });

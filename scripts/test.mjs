@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// `npm test`: every test, against the TEST database and Redis db index (never the demo's).
+//   1. unit + integration tests (vitest, real Postgres and Redis),
+//   2. e2e tests (Playwright in Debian Chromium against a production build of the web app and a
+//      real worker process).
+// Ends with one summary line "N passed, N failed" over both runners.
+import fs from "node:fs";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { resolveServices, ROOT, run, withDatabase, withRedisDb } from "./lib/env.mjs";
+
+const only = process.argv[2]; // optional: "unit" (vitest only) or "e2e"
+
+async function main() {
+  const { pgUrl, redisUrl } = await resolveServices();
+  const base = {
+    ...process.env,
+    NODE_ENV: "test",
+    AUTH_SECRET: "test-only-secret-test-only-secret-0123456789",
+    NEXT_TELEMETRY_DISABLED: "1",
+    TURBO_TELEMETRY_DISABLED: "1",
+  };
+  const outDir = path.join(ROOT, "var", "test-results");
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.mkdirSync(outDir, { recursive: true });
+  run("npm", ["run", "--silent", "-w", "@paravt/db", "generate"], { env: base });
+
+  const totals = { passed: 0, failed: 0, skipped: 0 };
+  let ok = true;
+
+  if (only !== "e2e") {
+    const env = {
+      ...base,
+      DATABASE_URL: withDatabase(pgUrl, "paravt_test"),
+      // Redis db 15 and its own key prefix: flushing it can never touch the demo's queues.
+      REDIS_URL: withRedisDb(redisUrl, 15),
+      REDIS_PREFIX: "paravt-test",
+      DATA_DIR: path.join(ROOT, "var", "test-data"),
+    };
+    run("npx", ["--no-install", "tsx", "scripts/flush-redis.ts"], { env });
+    const report = path.join(outDir, "vitest.json");
+    const res = spawnSync(
+      "npx",
+      ["--no-install", "vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+      { stdio: "inherit", cwd: ROOT, env },
+    );
+    ok &&= res.status === 0;
+    if (fs.existsSync(report)) {
+      const r = JSON.parse(fs.readFileSync(report, "utf8"));
+      totals.passed += r.numPassedTests;
+      totals.failed += r.numFailedTests;
+      totals.skipped += r.numPendingTests + r.numTodoTests;
+    } else ok = false;
+  }
+
+  if (only !== "unit") {
+    const env = {
+      ...base,
+      DATABASE_URL: withDatabase(pgUrl, "paravt_e2e_test"),
+      REDIS_URL: withRedisDb(redisUrl, 14),
+      REDIS_PREFIX: "paravt-e2e",
+      DATA_DIR: path.join(ROOT, "var", "e2e-data"),
+      E2E_PORT: process.env.E2E_PORT ?? "3100",
+    };
+    env.APP_URL = `http://localhost:${env.E2E_PORT}`;
+    run("npx", ["--no-install", "tsx", "scripts/flush-redis.ts"], { env });
+    run("npx", ["--no-install", "tsx", "prisma/scripts/migrate.ts"], { env });
+    run("npx", ["--no-install", "turbo", "run", "build", "--filter=@paravt/web", "--output-logs=errors-only"], { env });
+    const report = path.join(outDir, "playwright.json");
+    const res = spawnSync("npx", ["--no-install", "playwright", "test", "-c", "e2e/playwright.config.ts"], {
+      stdio: "inherit",
+      cwd: ROOT,
+      env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+    });
+    ok &&= res.status === 0;
+    if (fs.existsSync(report)) {
+      const s = JSON.parse(fs.readFileSync(report, "utf8")).stats;
+      totals.passed += s.expected;
+      totals.failed += s.unexpected + s.flaky;
+      totals.skipped += s.skipped;
+    } else ok = false;
+  }
+
+  console.log(`\nTests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+  process.exit(ok && totals.failed === 0 ? 0 : 1);
+}
+
+main().catch((err) => {
+  console.error(`\nnpm test: ${err.message}`);
+  process.exit(1);
+});

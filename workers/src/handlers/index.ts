@@ -1,0 +1,11 @@
+// The worker's handler map. `satisfies` the catalog: a job in the catalog without a handler here
+// is a type error.
+import type { JobName } from "@paravt/shared";
+import type { JobHandler } from "../job-context";
+import { handleVideoGenerate } from "./handle-video-generate";
+import { handleVideoProbe } from "./handle-video-probe";
+
+export const HANDLERS = {
+  "video.probe": handleVideoProbe,
+  "video.generate": handleVideoGenerate,
+} satisfies { [N in JobName]: JobHandler<N> };
