@@ -9,9 +9,13 @@ const workerEnvSchema = z.object({
     .transform((s) => s.split(",").map((q) => q.trim()).filter(Boolean))
     .pipe(z.array(z.enum(QUEUES)).min(1, "WORKER_QUEUES must name at least one of cpu,gpu")),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  // How long a job's lock lives without renewal. A killed worker's jobs are taken over by
+  // another worker this long after the kill (plus one stalled-check interval).
+  WORKER_LOCK_MS: z.coerce.number().int().min(1_000).default(60_000),
+  WORKER_STALLED_CHECK_MS: z.coerce.number().int().min(500).default(30_000),
 });
 
-export type WorkerEnv = { WORKER_QUEUES: QueueName[]; WORKER_CONCURRENCY: number };
+export type WorkerEnv = z.infer<typeof workerEnvSchema> & { WORKER_QUEUES: QueueName[] };
 
 export function workerEnv(source: Record<string, string | undefined>): WorkerEnv {
   const res = workerEnvSchema.safeParse(source);

@@ -32,10 +32,7 @@ const DASH = "\\-\\u2013\\u2014";
 const D = `[${PY_D}]`;
 const S = `[${PY_WS}]`;
 const TIME_TAG_RE = /<time>([^<]+)<\/time>/;
-const MMSS_RANGE_RE = new RegExp(
-  `(${D}+):(${D}+(?:\\.${D}+)?)${S}*[${DASH}]${S}*(${D}+):(${D}+(?:\\.${D}+)?)`,
-  "u",
-);
+const MMSS_RANGE_RE = new RegExp(`(${D}+):(${D}+(?:\\.${D}+)?)${S}*[${DASH}]${S}*(${D}+):(${D}+(?:\\.${D}+)?)`, "u");
 const SECONDS_RANGE_RE = new RegExp(`(${D}+\\.?${D}*)${S}*[${DASH}]${S}*(${D}+\\.?${D}*)`, "u");
 
 // Python matches these words with re.IGNORECASE, under which 'i' also matches U+0130/U+0131

@@ -61,7 +61,10 @@ describe("parseTimeValue (SPEC §4: seconds, MM:SS, HH:MM:SS)", () => {
 
 describe("evalCallWindow (reference evaluator dispatch)", () => {
   it("uses start_time/end_time, else start/end, else 0 and start + 10", () => {
-    expect(evalCallWindow({ name: "c", arguments: { start_time: "0:30", end_time: 45 } })).toEqual({ start: 30, end: 45 });
+    expect(evalCallWindow({ name: "c", arguments: { start_time: "0:30", end_time: 45 } })).toEqual({
+      start: 30,
+      end: 45,
+    });
     expect(evalCallWindow({ name: "c", arguments: { start: 5 } })).toEqual({ start: 5, end: 15 });
     expect(evalCallWindow({ name: "c" })).toEqual({ start: 0, end: 10 });
     expect(evalCallWindow({ arguments: { start_time: null } })).toEqual({ start: 0, end: 10 });

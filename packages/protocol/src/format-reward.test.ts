@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  formatReward,
-  hasNonemptyAnswer,
-  hasSubstantiveThink,
-  tagsBalanced,
-  thinkBeforeTool,
-} from "./format-reward";
+import { formatReward, hasNonemptyAnswer, hasSubstantiveThink, tagsBalanced, thinkBeforeTool } from "./format-reward";
 
 const PARA = { answerSuffix: true, anchorWeight: 0.5 };
 const VANILLA = { answerSuffix: false, anchorWeight: 0 };

@@ -49,15 +49,7 @@ export {
   type RewardConfig,
   type RewardInput,
 } from "./reward";
-export {
-  accReward,
-  hullIou,
-  optionMatch,
-  parseTrainingRange,
-  temporalIou,
-  tokenF1,
-  type RewardMode,
-} from "./scoring";
+export { accReward, hullIou, optionMatch, parseTrainingRange, temporalIou, tokenF1, type RewardMode } from "./scoring";
 export { segmentProtocolText, type ProtocolSegment, type SegmentKind } from "./segments";
 export { toolReward } from "./tool-reward";
 export {

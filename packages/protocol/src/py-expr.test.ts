@@ -99,7 +99,10 @@ describe("literalEval: ast.literal_eval", () => {
     expect(kwValue("f(x=True)")).toEqual({ t: "bool", v: true });
     expect(kwValue("f(x=(1, [None]))")).toEqual({
       t: "tuple",
-      items: [{ t: "int", v: 1n }, { t: "list", items: [{ t: "none" }] }],
+      items: [
+        { t: "int", v: 1n },
+        { t: "list", items: [{ t: "none" }] },
+      ],
     });
     expect(kwValue("f(x=1-2j)")).toEqual({ t: "complex", re: 1, im: -2 });
     expect(kwValue("f(x=set())")).toEqual({ t: "set", items: [] });
@@ -108,14 +111,26 @@ describe("literalEval: ast.literal_eval", () => {
   it("merges equal dict keys like Python (1 == 1.0 == True)", () => {
     expect(kwValue("f(x={1: 'a', 1.0: 'b', True: 'c'})")).toEqual({
       t: "dict",
-      entries: [[{ t: "int", v: 1n }, { t: "str", v: "c" }]],
+      entries: [
+        [
+          { t: "int", v: 1n },
+          { t: "str", v: "c" },
+        ],
+      ],
     });
   });
 
-  it.each(["f(x=a)", "f(x=1+2)", "f(x=--1)", "f(x=-True)", "f(x=f'{a}')", "f(x=set(1))", "f(x={[1]: 2})", "f(x={**a})", "f(x=not 1)"])(
-    "refuses %s",
-    (line) => {
-      expect(() => kwValue(line)).toThrow();
-    },
-  );
+  it.each([
+    "f(x=a)",
+    "f(x=1+2)",
+    "f(x=--1)",
+    "f(x=-True)",
+    "f(x=f'{a}')",
+    "f(x=set(1))",
+    "f(x={[1]: 2})",
+    "f(x={**a})",
+    "f(x=not 1)",
+  ])("refuses %s", (line) => {
+    expect(() => kwValue(line)).toThrow();
+  });
 });

@@ -1246,7 +1246,7 @@ class Parser {
       this.i++;
       if (t.bytes) {
         anyBytes = true;
-        if (/[^\x00-\x7f]/.test(t.body)) syntax("bytes can only contain ASCII literal characters");
+        if (/[^\p{ASCII}]/u.test(t.body)) syntax("bytes can only contain ASCII literal characters");
         if (!t.raw) checkBytesEscapes(t.body);
       } else {
         anyStr = true;
@@ -1519,12 +1519,7 @@ export function literalEval(n: PyNode): PyValue {
       return { t: "set", items };
     }
     case "Call":
-      if (
-        n.func.k === "Name" &&
-        n.func.id === "set" &&
-        n.args.length === 0 &&
-        n.keywords.length === 0
-      ) {
+      if (n.func.k === "Name" && n.func.id === "set" && n.args.length === 0 && n.keywords.length === 0) {
         return { t: "set", items: [] };
       }
       return malformed();

@@ -76,6 +76,6 @@ describe("Python str semantics", () => {
     expect(pyFloatRepr(0.00001)).toBe("1e-05");
     expect(pyFloatRepr(1.5)).toBe("1.5");
     expect(pyFloatRepr(-0)).toBe("-0.0");
-    expect(pyFloatRepr(123456789012345678)).toBe("1.2345678901234568e+17");
+    expect(pyFloatRepr(1.2345678901234568e17)).toBe("1.2345678901234568e+17");
   });
 });

@@ -181,8 +181,7 @@ function toAsciiDigits(s: string): string {
   return out;
 }
 
-const FLOAT_BODY_RE =
-  /^[+-]?(?:(?:\d(?:_?\d)*)(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?$/;
+const FLOAT_BODY_RE = /^[+-]?(?:(?:\d(?:_?\d)*)(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?$/;
 const FLOAT_SPECIAL_RE = /^([+-]?)(inf|infinity|nan)$/i;
 
 /**

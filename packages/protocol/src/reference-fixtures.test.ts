@@ -47,8 +47,7 @@ const RUN: Record<string, (a: Args) => unknown> = {
   f1: (a) => tokenF1(s(a, 0), s(a, 1)),
   mcq: (a) => optionMatch(s(a, 0), s(a, 1)),
   temporal_iou: (a) => temporalIou(s(a, 0), s(a, 1)),
-  format_reward: (a) =>
-    formatReward(s(a, 0), { answerSuffix: a[1] as boolean, anchorWeight: a[2] as number }),
+  format_reward: (a) => formatReward(s(a, 0), { answerSuffix: a[1] as boolean, anchorWeight: a[2] as number }),
   has_parseable: (a) => hasParseableToolCall(s(a, 0)),
   has_think: (a) => hasSubstantiveThink(s(a, 0)),
   think_before_tool: (a) => thinkBeforeTool(s(a, 0)),
@@ -74,7 +73,11 @@ function encode(v: unknown): unknown {
   if (v === null || typeof v !== "object") return v;
   if (Array.isArray(v)) return v.map(encode);
   const o = v as Record<string, unknown>;
-  return { $o: Object.keys(o).sort().map((k) => [k, encode(o[k])]) };
+  return {
+    $o: Object.keys(o)
+      .sort()
+      .map((k) => [k, encode(o[k])]),
+  };
 }
 
 function canonicalExpected(v: unknown): unknown {
@@ -105,9 +108,7 @@ describe("reference fixtures", () => {
       const run = RUN[fn];
       expect(run, `no runner for ${fn}`).toBeDefined();
       for (const c of list) {
-        expect(encode(run?.(c.args)), `${fn}(${JSON.stringify(c.args)})`).toEqual(
-          canonicalExpected(c.expected),
-        );
+        expect(encode(run?.(c.args)), `${fn}(${JSON.stringify(c.args)})`).toEqual(canonicalExpected(c.expected));
       }
     });
   }

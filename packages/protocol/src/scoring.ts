@@ -54,10 +54,7 @@ export function optionMatch(prediction: string, answer: string): number {
 }
 
 // Python `\[?\s*([\d.]+)\s*,\s*([\d.]+)\s*\]?`, first match.
-const RANGE_RE = new RegExp(
-  `\\[?[${PY_WS}]*([${PY_D}.]+)[${PY_WS}]*,[${PY_WS}]*([${PY_D}.]+)[${PY_WS}]*\\]?`,
-  "u",
-);
+const RANGE_RE = new RegExp(`\\[?[${PY_WS}]*([${PY_D}.]+)[${PY_WS}]*,[${PY_WS}]*([${PY_D}.]+)[${PY_WS}]*\\]?`, "u");
 
 /**
  * The first `s , e` pair of decimals (optional brackets) of SPEC §2's temporal IoU, or null.

@@ -4,7 +4,7 @@ import { segmentProtocolText } from "./segments";
 describe("segmentProtocolText", () => {
   it("splits a full turn into tagged segments that concatenate back to the input", () => {
     const text =
-      "<think>plan</think>\n<tool_call>{\"name\": \"crop_video\", \"arguments\": {}}</tool_call>" +
+      '<think>plan</think>\n<tool_call>{"name": "crop_video", "arguments": {}}</tool_call>' +
       "<tool_response>ok</tool_response><answer>B</answer>";
     const segs = segmentProtocolText(text);
     expect(segs.map((s) => s.kind)).toEqual(["think", "plain", "tool_call", "tool_response", "answer"]);
@@ -20,7 +20,7 @@ describe("segmentProtocolText", () => {
   });
 
   it("an unclosed <think> stops at the next tool tag, <answer> or <|im_end|>", () => {
-    const segs = segmentProtocolText("<think>reasoning<tool_call>{\"name\": 1}");
+    const segs = segmentProtocolText('<think>reasoning<tool_call>{"name": 1}');
     expect(segs.map((s) => [s.kind, s.closed])).toEqual([
       ["think", false],
       ["tool_call", false],

@@ -83,7 +83,16 @@ export function segmentProtocolText(text: string): ProtocolSegment[] {
         : kind === "tool_code"
           ? isParseableToolCodeBody(body)
           : null;
-    out.push({ kind, start: tagStart, end, text: text.slice(tagStart, end), body, closed, parseable, strayClose: false });
+    out.push({
+      kind,
+      start: tagStart,
+      end,
+      text: text.slice(tagStart, end),
+      body,
+      closed,
+      parseable,
+      strayClose: false,
+    });
     pos = end;
   }
   plain(pos, text.length);

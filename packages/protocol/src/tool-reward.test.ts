@@ -21,9 +21,7 @@ describe("hasParseableToolCall (SPEC §4 Parseable tool call)", () => {
   });
 
   it("a later good block still counts", () => {
-    expect(hasParseableToolCall('<tool_call>bad</tool_call><tool_call>{"name":1}</tool_call>')).toBe(
-      true,
-    );
+    expect(hasParseableToolCall('<tool_call>bad</tool_call><tool_call>{"name":1}</tool_call>')).toBe(true);
   });
 
   it("a <tool_code> body with a line containing ( that is not a # comment", () => {

@@ -18,7 +18,9 @@ describe("parseTrainingToolCalls (SPEC §4 Training parser)", () => {
   });
 
   it("accepts NaN and Infinity like Python's json.loads", () => {
-    const [call] = parseTrainingToolCalls('<tool_call>{"name": "f", "arguments": {"a": NaN, "b": Infinity}}</tool_call>');
+    const [call] = parseTrainingToolCalls(
+      '<tool_call>{"name": "f", "arguments": {"a": NaN, "b": Infinity}}</tool_call>',
+    );
     expect(call?.arguments).toEqual({ a: NaN, b: Infinity });
   });
 
@@ -35,7 +37,8 @@ describe("parseTrainingToolCalls (SPEC §4 Training parser)", () => {
   });
 
   it("reads each line of each <tool_code> block as a Python call", () => {
-    const text = "<tool_code>\ncrop_video(video_path='v.mp4', start_time=1, end_time=2)\ncrop_video(start_time=3.5)\n</tool_code>";
+    const text =
+      "<tool_code>\ncrop_video(video_path='v.mp4', start_time=1, end_time=2)\ncrop_video(start_time=3.5)\n</tool_code>";
     expect(parseTrainingToolCalls(text)).toEqual([
       { name: "crop_video", arguments: { video_path: "v.mp4", start_time: 1, end_time: 2 } },
       { name: "crop_video", arguments: { start_time: 3.5 } },
@@ -65,20 +68,26 @@ describe("parseTrainingToolCalls (SPEC §4 Training parser)", () => {
   });
 
   it("retries once after removing stray quotes around the closing parenthesis", () => {
-    expect(parseTrainingToolCalls("<tool_code>crop_video(video_path=\"v.mp4\", start_time=5, end_time=15.0')</tool_code>")).toEqual([
-      { name: "crop_video", arguments: { video_path: "v.mp4", start_time: 5, end_time: 15 } },
-    ]);
+    expect(
+      parseTrainingToolCalls('<tool_code>crop_video(video_path="v.mp4", start_time=5, end_time=15.0\')</tool_code>'),
+    ).toEqual([{ name: "crop_video", arguments: { video_path: "v.mp4", start_time: 5, end_time: 15 } }]);
     expect(parseTrainingToolCalls("<tool_code>crop_video(start_time=5)' trailing</tool_code>")).toEqual([
       { name: "crop_video", arguments: { start_time: 5 } },
     ]);
   });
 
   it("drops calls with no readable argument and lines that are not calls", () => {
-    expect(parseTrainingToolCalls("<tool_code>crop_video(video_path=/v.mp4, start_time=1:30)\nI will crop.\ncrop_video()\nprint('hi')</tool_code>")).toEqual([]);
+    expect(
+      parseTrainingToolCalls(
+        "<tool_code>crop_video(video_path=/v.mp4, start_time=1:30)\nI will crop.\ncrop_video()\nprint('hi')</tool_code>",
+      ),
+    ).toEqual([]);
   });
 
   it("one unserializable argument (bytes, complex, set) voids the whole <tool_code> branch", () => {
-    expect(parseTrainingToolCalls("<tool_code>crop_video(start_time=1)\ncrop_video(end_time=1j)</tool_code>")).toEqual([]);
+    expect(parseTrainingToolCalls("<tool_code>crop_video(start_time=1)\ncrop_video(end_time=1j)</tool_code>")).toEqual(
+      [],
+    );
     expect(parseTrainingToolCalls("<tool_code>crop_video(a=b'x')</tool_code>")).toEqual([]);
   });
 

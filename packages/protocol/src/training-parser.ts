@@ -83,7 +83,8 @@ function tryLiteral(n: PyNode): PyValue | undefined {
   }
 }
 
-interface PythonCall {
+/** One Python-style call: function name and its readable arguments, in source order. */
+export interface PythonCall {
   readonly name: string;
   readonly args: Map<string, PyValue>;
 }
@@ -93,8 +94,19 @@ interface PythonCall {
  * is parsed as a Python expression (with one stray-quote retry on SyntaxError); `print(f(...))`
  * is unwrapped; keyword arguments with literal values are read; only when none was read,
  * positional literals map to POSITIONAL_ARG_NAMES; calls with no readable argument are dropped.
+ * Returns null where the reference raises out of its parser (a line CPython refuses with an
+ * error other than SyntaxError), which voids the whole `<tool_code>` branch.
  */
-export function parsePythonCalls(codeText: string): PythonCall[] {
+export function parsePythonCalls(codeText: string): PythonCall[] | null {
+  try {
+    return readPythonCalls(codeText);
+  } catch (e) {
+    if (e instanceof BranchFailed) return null;
+    throw e;
+  }
+}
+
+function readPythonCalls(codeText: string): PythonCall[] {
   const code = pyStrip(codeText);
   if (code === "") return [];
   const out: PythonCall[] = [];
@@ -137,7 +149,9 @@ function parseToolCodeForm(text: string): ToolCall[] {
   try {
     const calls: ToolCall[] = [];
     for (const body of findGreedyTailBlocks(text, "<tool_code>", "</tool_code>")) {
-      for (const c of parsePythonCalls(body)) {
+      const parsed = parsePythonCalls(body);
+      if (parsed === null) return [];
+      for (const c of parsed) {
         // The reference json.dumps the arguments: one unserializable value (bytes, complex,
         // set, Ellipsis) makes the whole <tool_code> branch fail.
         const argsJson: JsonObject = {};

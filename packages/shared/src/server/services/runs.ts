@@ -64,17 +64,19 @@ export async function launchRun<N extends JobName>(
     },
     include: { createdBy: { select: { email: true } } },
   });
+  // Published before enqueueing so that no subscriber can see RUNNING before QUEUED.
+  await publishRunEvent(toEvent(run));
   try {
     await enqueue(input.jobName, { ...input.payload, runId: run.id } as JobPayload<N>);
   } catch (err) {
     // The row must not claim QUEUED when nothing will ever run it.
-    await db().run.update({
+    const failed = await db().run.update({
       where: { id: run.id },
       data: { status: "FAILED", error: `Could not enqueue: ${(err as Error).message}`, finishedAt: new Date() },
     });
+    await publishRunEvent(toEvent(failed)).catch(() => undefined);
     throw err;
   }
-  await publishRunEvent(toEvent(run));
   return toOutput(run);
 }
 

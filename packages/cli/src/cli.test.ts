@@ -1,0 +1,134 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { computeReward } from "@paravt/protocol";
+import { describe, expect, it } from "vitest";
+
+// These tests run the real executable (bin/paravt.mjs, registered as `paravt`) end to end.
+const BIN = fileURLToPath(new URL("../bin/paravt.mjs", import.meta.url));
+
+function paravt(args: string[], input = "") {
+  const r = spawnSync(process.execPath, [BIN, ...args], { input, encoding: "utf8", timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const lines = (s: string) =>
+  s
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe("paravt reward", () => {
+  it("scores valid lines, reports invalid ones, skips blank ones, keeps order, exits 0", () => {
+    const input = [
+      JSON.stringify({
+        completion: "<think>I checked the whole clip.</think><answer>B</answer>",
+        answer: "B",
+        question_type: "mcq",
+      }),
+      "{not json",
+      "",
+      "   ",
+      JSON.stringify({ completion: "x", answer: "y" }),
+      JSON.stringify({
+        completion: "<answer>a red car</answer>",
+        answer: "red truck",
+        question_type: "oe",
+        config: { answerSuffix: false, anchorWeight: 0, formatWeight: 0.5, rewardMode: "f1" },
+      }),
+    ].join("\n");
+    const r = paravt(["reward"], input);
+    expect(r.code).toBe(0);
+    const out = lines(r.stdout);
+    expect(out).toHaveLength(4);
+    expect(out[0]).toEqual({ reward: 2, acc_reward: 1, format_reward: 1, tool_reward: 0 });
+    expect(String(out[1]?.error)).toMatch(/^invalid JSON/);
+    expect(String(out[2]?.error)).toContain("question_type");
+    // f1 0.5 + 0.5 * (answer 0.2 + 0.1 + balance 0.1)
+    expect(out[3]?.acc_reward).toBe(0.5);
+    expect(out[3]?.reward).toBeCloseTo(0.5 + 0.5 * 0.4, 12);
+  });
+
+  it("defaults each missing config field to PARA-GRPO and rejects unknown keys", () => {
+    const base = { completion: "<think>tiny", answer: "B", question_type: "oe" };
+    const r = paravt(
+      ["reward"],
+      [base, { ...base, config: {} }, { ...base, config: { anchorWeight: 0 } }, { ...base, extra: 1 }]
+        .map((x) => JSON.stringify(x))
+        .join("\n"),
+    );
+    const out = lines(r.stdout);
+    expect(out[0]?.format_reward).toBeCloseTo(-0.15, 12);
+    expect(out[1]).toEqual(out[0]);
+    expect(out[2]?.format_reward).toBe(0);
+    expect(String(out[3]?.error)).toContain("extra");
+  });
+
+  it("matches the library on many lines, in order", () => {
+    const inputs = Array.from({ length: 500 }, (_, i) => ({
+      completion: `<think>Look at second ${i} of the clip.</think><answer>${"ABCD"[i % 4]}</answer>`,
+      answer: "ABCD"[(i * 7) % 4] as string,
+      question_type: "mcq" as const,
+    }));
+    const r = paravt(["reward"], inputs.map((x) => JSON.stringify(x)).join("\n") + "\n");
+    const out = lines(r.stdout);
+    expect(out).toHaveLength(inputs.length);
+    out.forEach((o, i) => {
+      const x = inputs[i];
+      if (!x) throw new Error("missing input");
+      expect(o.reward).toBe(
+        computeReward({ completion: x.completion, answer: x.answer, questionType: x.question_type }).reward,
+      );
+    });
+  });
+});
+
+describe("paravt parse", () => {
+  it("returns every parser's view of the text", () => {
+    const text =
+      "<think>Let me crop the first ten seconds.</think>\n" +
+      "<tool_code>print(crop_video('v.mp4', 0, 10))</tool_code>\n<answer>(C) at 0:05 - 0:09</answer>";
+    const r = paravt(["parse"], `${JSON.stringify({ text })}\n{"text": 3}\n`);
+    expect(r.code).toBe(0);
+    const [first, second] = lines(r.stdout);
+    expect(first).toEqual({
+      tool_calls: [{ name: "crop_video", arguments: { video_path: "v.mp4", start_time: 0, end_time: 10 } }],
+      eval_tool_calls: [],
+      answer: "(C) at 0:05 - 0:09",
+      letter: "C",
+      time_range: [5, 9],
+      has_parseable_tool_call: true,
+      has_substantive_think: true,
+      think_before_tool: true,
+    });
+    expect(String(second?.error)).toContain("text");
+  });
+});
+
+describe("paravt command line", () => {
+  it("--help, help and <command> --help document both commands", () => {
+    for (const args of [["--help"], ["help"], ["-h"]]) {
+      const r = paravt(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("reward");
+      expect(r.stdout).toContain("parse");
+    }
+    for (const args of [
+      ["reward", "--help"],
+      ["help", "reward"],
+    ]) {
+      const r = paravt(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('"question_type"');
+      expect(r.stdout).toContain("PARA-GRPO");
+    }
+    expect(paravt(["parse", "--help"]).stdout).toContain('"eval_tool_calls"');
+  });
+
+  it("prints usage on stderr and exits 2 for an unknown or missing command", () => {
+    const r = paravt(["evaluate"]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain('unknown command "evaluate"');
+    expect(r.stderr).toContain("Usage: paravt");
+    expect(paravt([]).code).toBe(2);
+  });
+});

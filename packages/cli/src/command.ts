@@ -1,0 +1,19 @@
+import type { Readable, Writable } from "node:stream";
+
+/** The streams a command talks to (process streams in the bin, in-memory ones in tests). */
+export interface CliIo {
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+}
+
+/** One `paravt <name>` subcommand. Later issues add more (auth, dataset import, eval...). */
+export interface Command {
+  readonly name: string;
+  /** One line for the command list. */
+  readonly summary: string;
+  /** Full help text (`paravt <name> --help`). */
+  readonly help: string;
+  /** Runs with the arguments after the command name; resolves to the exit code. */
+  run(args: readonly string[], io: CliIo): Promise<number>;
+}

@@ -1,0 +1,60 @@
+import type { CliIo, Command } from "./command";
+import { parseCommand } from "./commands/parse";
+import { rewardCommand } from "./commands/reward";
+
+/** Every subcommand, in the order `paravt --help` lists them. */
+export const COMMANDS: readonly Command[] = [rewardCommand, parseCommand];
+
+const HELP_FLAGS = new Set(["-h", "--help"]);
+
+/** Top-level help text. */
+export function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return `Usage: paravt <command> [--help]
+
+Commands:
+${lines.join("\n")}
+  ${"help".padEnd(width)}  show help for a command (paravt help <command>)
+
+Commands read JSON Lines on stdin and write one JSON line per input line on stdout.
+Run "paravt <command> --help" for the input and output of a command.
+`;
+}
+
+/** Runs `paravt <argv...>`; resolves to the process exit code. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    io.stderr.write(usage());
+    return 2;
+  }
+  if (HELP_FLAGS.has(name) || name === "help") {
+    const topic = name === "help" ? rest[0] : undefined;
+    if (topic === undefined) {
+      io.stdout.write(usage());
+      return 0;
+    }
+    const command = COMMANDS.find((c) => c.name === topic);
+    if (!command) {
+      io.stderr.write(`paravt: unknown command "${topic}"\n\n${usage()}`);
+      return 2;
+    }
+    io.stdout.write(command.help);
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.stderr.write(`paravt: unknown command "${name}"\n\n${usage()}`);
+    return 2;
+  }
+  if (rest.some((a) => HELP_FLAGS.has(a))) {
+    io.stdout.write(command.help);
+    return 0;
+  }
+  if (rest.length > 0) {
+    io.stderr.write(`paravt ${name}: unexpected argument "${rest[0]}"\n\n${command.help}`);
+    return 2;
+  }
+  return command.run(rest, io);
+}
