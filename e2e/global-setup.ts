@@ -3,7 +3,8 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  const worker = spawn("npx", ["--no-install", "tsx", "src/main.ts"], {
+  // Plain node (not npx) so that SIGTERM at teardown reaches the worker itself.
+  const worker = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: path.join(import.meta.dirname, "..", "workers"),
     env: process.env,
     stdio: ["ignore", "pipe", "pipe"],

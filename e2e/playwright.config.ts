@@ -35,7 +35,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx --no-install next start -p ${port}`,
+    command: `node ../../node_modules/next/dist/bin/next start -p ${port}`,
     cwd: "../apps/web",
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,

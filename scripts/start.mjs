@@ -60,8 +60,10 @@ async function main() {
   process.on("SIGINT", () => stop(0));
   process.on("SIGTERM", () => stop(0));
 
-  start("workers", "npx", ["--no-install", "tsx", "src/main.ts"], "workers");
-  start("web", "npx", ["--no-install", "next", "start", "-p", String(PORT)], "apps/web");
+  // Started as plain `node` processes (not through npx) so that SIGTERM reaches the process that
+  // does the work and both shut down gracefully.
+  start("workers", process.execPath, ["--import", "tsx", "src/main.ts"], "workers");
+  start("web", process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(PORT)], "apps/web");
   run("npx", ["--no-install", "tsx", "scripts/seed-demo.ts"], { env });
   console.log(
     [

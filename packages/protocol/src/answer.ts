@@ -1,7 +1,7 @@
 import { pySplitlines, pyStrip } from "./py-text";
 
 /**
- * Removes every complete `open…close` block, leftmost first and non-overlapping: the string
+ * SPEC §2 answer extraction helper. Removes every complete `open…close` block, leftmost first and non-overlapping: the string
  * equivalent of Python `re.sub(open + ".*?" + close, "", s, flags=re.DOTALL)`.
  */
 export function removeBlocks(s: string, open: string, close: string): string {
@@ -20,7 +20,7 @@ export function removeBlocks(s: string, open: string, close: string): string {
 }
 
 /**
- * First `<answer>…</answer>` body (Python `re.search(r"<answer>(.*?)</answer>", s, re.DOTALL)`),
+ * SPEC §2 / §4 helper: first `<answer>…</answer>` body (Python `re.search(r"<answer>(.*?)</answer>", s, re.DOTALL)`),
  * untrimmed, or null.
  */
 export function firstAnswerBody(s: string): string | null {

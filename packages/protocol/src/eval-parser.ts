@@ -93,7 +93,7 @@ export function parseTimeValue(val: JsonValue | undefined): number {
 }
 
 /**
- * The crop window the reference evaluator derives from one parsed call: `start_time` (else
+ * SPEC §4 / §5: the crop window the reference evaluator derives from one parsed call: `start_time` (else
  * `start`, else 0) and `end_time` (else `end`, else start + 10), read with parseTimeValue.
  * Null where the reference evaluator raises (the call or its `arguments` is not an object),
  * which it records as an error for the sample.

@@ -30,7 +30,7 @@ export {
   type JsonValue,
   type PyJsonResult,
 } from "./py-json";
-export { parsePyExpression, literalEval, type PyNode, type PyValue } from "./py-expr";
+export { parsePyExpression, literalEval, type PyNode, type PyParseResult, type PyValue } from "./py-expr";
 export { codePointLength, pyFloat, pySplitlines, pyStrip } from "./py-text";
 export {
   computeReward,
@@ -57,5 +57,6 @@ export {
   parsePythonCalls,
   parseTrainingToolCalls,
   POSITIONAL_ARG_NAMES,
+  type PythonCall,
   type ToolCall,
 } from "./training-parser";

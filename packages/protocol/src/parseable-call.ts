@@ -2,7 +2,7 @@ import { isJsonObject, parsePyJson } from "./py-json";
 import { pySplitlines, pyStrip } from "./py-text";
 
 /**
- * End of a block body for Python `<tag>(.*?)(?:</tag>|$)` (DOTALL) whose body starts at `from`:
+ * SPEC §4 helper. End of a block body for Python `<tag>(.*?)(?:</tag>|$)` (DOTALL) whose body starts at `from`:
  * the first closing tag, else Python's `$`, which matches at the end of the string OR just
  * before a final "\n". Returns [bodyEnd, matchEnd].
  */
@@ -13,7 +13,7 @@ export function lazyBlockEnd(s: string, from: number, close: string): [number, n
   return [end, end];
 }
 
-/** Bodies of `<open>(.*?)(?:</close>|$)` matches, as Python `re.findall` returns them. */
+/** SPEC §4 helper: bodies of `<open>(.*?)(?:</close>|$)` matches, as Python `re.findall` returns them. */
 export function findLazyBlocks(s: string, open: string, close: string): string[] {
   const out: string[] = [];
   let pos = 0;

@@ -76,9 +76,9 @@ export type PyParseResult =
   | { readonly ok: true; readonly node: PyNode }
   | { readonly ok: false; readonly fatal: boolean; readonly error: string };
 
-/** Raised where CPython raises SyntaxError. */
+/** SPEC §4 (retry rule): raised where CPython raises SyntaxError. */
 export class PySyntaxError extends Error {}
-/** Raised where CPython raises something else (RecursionError, MemoryError, UnicodeError). */
+/** SPEC §4: raised where CPython raises something else (RecursionError, MemoryError, UnicodeError). */
 export class PyFatalError extends Error {}
 
 /** AST nesting depth CPython 3.11 still accepts (measured: 2984 unary minus inside a call). */
@@ -1408,7 +1408,7 @@ function numberValue(t: Extract<Tok, { t: "num" }>): PyValue {
 }
 
 /**
- * Python `ast.parse(line, mode="eval")`: the expression node, or why CPython would refuse it
+ * SPEC §4 training parser: Python `ast.parse(line, mode="eval")`: the expression node, or why CPython would refuse it
  * (`fatal` when CPython raises something other than SyntaxError).
  */
 export function parsePyExpression(line: string): PyParseResult {
@@ -1430,7 +1430,7 @@ export function parsePyExpression(line: string): PyParseResult {
 // ast.literal_eval
 // ---------------------------------------------------------------------------------------------
 
-/** Raised where `ast.literal_eval` raises ValueError ("malformed node") or TypeError. */
+/** SPEC §4: raised where `ast.literal_eval` raises ValueError ("malformed node") or TypeError. */
 export class PyLiteralError extends Error {}
 
 function malformed(): never {
@@ -1480,7 +1480,7 @@ function numericOf(v: PyValue): { re: number; im: number } | null {
   }
 }
 
-/** Python `==` between two hashable literal values (1 == 1.0 == True, as dict keys see it). */
+/** SPEC §4 (literal arguments): Python `==` between two hashable literal values (1 == 1.0 == True, as dict keys see it). */
 export function pyKeyEquals(a: PyValue, b: PyValue): boolean {
   if (a.t === "int" && b.t === "int") return a.v === b.v;
   const na = numericOf(a);
@@ -1498,7 +1498,7 @@ export function pyKeyEquals(a: PyValue, b: PyValue): boolean {
 }
 
 /**
- * Python `ast.literal_eval(node)` (3.11): constants, tuples, lists, sets, `set()`, dicts,
+ * SPEC §4 "keyword literal arguments are read": Python `ast.literal_eval(node)` (3.11): constants, tuples, lists, sets, `set()`, dicts,
  * `+x`/`-x` on numbers, and `real ± complex`. Throws PyLiteralError where Python raises
  * ValueError or TypeError (unhashable set element or dict key).
  */

@@ -2,7 +2,7 @@ import { setJsonKey, type JsonObject, type JsonValue } from "./py-json";
 import type { PyValue } from "./py-expr";
 import { pyFloatRepr } from "./py-text";
 
-/** Raised where Python's `json.dumps` raises TypeError (bytes, complex, set, Ellipsis, ...). */
+/** SPEC §4 training parser: raised where Python's `json.dumps` raises TypeError (bytes, complex, set, Ellipsis, ...). */
 export class PyUnserializableError extends Error {}
 
 function dictKey(k: PyValue): string {
@@ -27,7 +27,7 @@ function dictKey(k: PyValue): string {
 }
 
 /**
- * `json.loads(json.dumps(value))` for a literal_eval result: what a consumer of the reference
+ * SPEC §4 training parser: `json.loads(json.dumps(value))` for a literal_eval result: what a consumer of the reference
  * parser's `arguments` string reads back. Tuples become arrays; duplicate keys after key
  * conversion (e.g. `1` and `"1"`) keep the last value. Ints beyond 2**53 lose precision.
  */

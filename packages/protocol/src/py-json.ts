@@ -21,17 +21,17 @@ export interface JsonObject {
 
 export type PyJsonResult = { ok: true; value: JsonValue } | { ok: false; error: string };
 
-/** Depth beyond which parsing fails like CPython's RecursionError (approximate, see above). */
+/** SPEC §4 JSON reading: depth beyond which parsing fails like CPython's RecursionError (approximate, see above). */
 export const PY_JSON_MAX_DEPTH = 990;
 
 class JsonError extends Error {}
 
-/** True for a JSON object value (not null, not an array). */
+/** SPEC §4 ("a JSON object with name"): true for a JSON object value (not null, not an array). */
 export function isJsonObject(v: JsonValue | undefined): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** Sets a key without invoking the `__proto__` setter, so every JSON key becomes own data. */
+/** SPEC §4 helper: sets a key without invoking the `__proto__` setter, so every JSON key becomes own data. */
 export function setJsonKey(obj: JsonObject, key: string, value: JsonValue): void {
   if (key === "__proto__") {
     Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
@@ -40,7 +40,7 @@ export function setJsonKey(obj: JsonObject, key: string, value: JsonValue): void
   }
 }
 
-/** Own-property lookup that ignores the prototype chain (`"toString" in {}` must be false). */
+/** SPEC §4 helper: own-property lookup that ignores the prototype chain (`"toString" in {}` must be false). */
 export function jsonGet(obj: JsonObject, key: string): JsonValue | undefined {
   return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
 }

@@ -13,14 +13,14 @@
  * - `\d`: `\p{Nd}` (same caveat for digits assigned after Unicode 14).
  */
 
-/** Body of a regex character class equal to Python's `\s` (use inside `[...]`, `u` flag). */
+/** SPEC §2/§4 regexes: body of a regex character class equal to Python's `\s` (use inside `[...]`, `u` flag). */
 export const PY_WS = "\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
-/** Body of a regex character class equal to Python's `\w` (use inside `[...]`, `u` flag). */
+/** SPEC §2/§4 regexes: body of a regex character class equal to Python's `\w` (use inside `[...]`, `u` flag). */
 export const PY_W = "\\p{L}\\p{N}_";
-/** Body of a regex character class equal to Python's `\d` (use inside `[...]`, `u` flag). */
+/** SPEC §2/§4 regexes: body of a regex character class equal to Python's `\d` (use inside `[...]`, `u` flag). */
 export const PY_D = "\\p{Nd}";
 
-/** True for the code units Python's `str.isspace()` accepts (all of them are in the BMP). */
+/** SPEC §2/§4 (Python semantics): true for the code units Python's `str.isspace()` accepts (all of them are in the BMP). */
 export function isPySpace(c: number): boolean {
   if (c <= 0x20) return (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20);
   if (c < 0x85) return false;
@@ -37,7 +37,7 @@ export function isPySpace(c: number): boolean {
   );
 }
 
-/** Python `s.strip()` with no argument. */
+/** SPEC §2/§4 "trimmed": Python `s.strip()` with no argument. */
 export function pyStrip(s: string): string {
   let start = 0;
   let end = s.length;
@@ -46,7 +46,7 @@ export function pyStrip(s: string): string {
   return start === 0 && end === s.length ? s : s.slice(start, end);
 }
 
-/** Python `s.split()` with no argument: split on whitespace runs, no empty strings. */
+/** SPEC §2 token split: Python `s.split()` with no argument: split on whitespace runs, no empty strings. */
 export function pySplitWhitespace(s: string): string[] {
   const out: string[] = [];
   let i = 0;
@@ -77,7 +77,7 @@ function isLineBreak(c: number): boolean {
 }
 
 /**
- * Python `s.splitlines()` (keepends=False): breaks on \n, \r, \r\n, \v, \f, \x1c, \x1d, \x1e,
+ * SPEC §2 / §4 "line": Python `s.splitlines()` (keepends=False): breaks on \n, \r, \r\n, \v, \f, \x1c, \x1d, \x1e,
  * \x85, U+2028, U+2029; no trailing empty line for a final terminator.
  */
 export function pySplitlines(s: string): string[] {
@@ -100,7 +100,7 @@ export function pySplitlines(s: string): string[] {
 }
 
 /**
- * Python `len(s)`: the number of code points (a lone surrogate counts as one, as it does for a
+ * SPEC §2 lengths ("300 characters", "10 characters"): Python `len(s)`, the number of code points (a lone surrogate counts as one, as it does for a
  * Python str decoded from JSON). Same result as `[...s].length`, without the array.
  */
 export function codePointLength(s: string): number {
@@ -117,13 +117,13 @@ export function codePointLength(s: string): number {
   return n;
 }
 
-/** Python `s[:1]`: the first code point, or "". */
+/** SPEC §4 MCQ fallback "the first character": Python `s[:1]`, the first code point, or "". */
 export function firstCodePoint(s: string): string {
   const cp = s.codePointAt(0);
   return cp === undefined ? "" : String.fromCodePoint(cp);
 }
 
-/** Count of non-overlapping occurrences, like Python `s.count(sub)` for a non-empty `sub`. */
+/** SPEC §2 (guard, balance): count of non-overlapping occurrences, like Python `s.count(sub)` for a non-empty `sub`. */
 export function countOccurrences(s: string, sub: string): number {
   let n = 0;
   let i = s.indexOf(sub);
@@ -134,12 +134,12 @@ export function countOccurrences(s: string, sub: string): number {
   return n;
 }
 
-/** Python `min(a, b)` on floats: returns `a` unless `b < a` (NaN-safe the way Python is). */
+/** SPEC §2 IoU arithmetic: Python `min(a, b)` on floats: returns `a` unless `b < a` (NaN-safe the way Python is). */
 export function pyMin(a: number, b: number): number {
   return b < a ? b : a;
 }
 
-/** Python `max(a, b)` on floats: returns `a` unless `b > a` (so `max(0.0, nan)` is 0.0). */
+/** SPEC §2 IoU arithmetic: Python `max(a, b)` on floats: returns `a` unless `b > a` (so `max(0.0, nan)` is 0.0). */
 export function pyMax(a: number, b: number): number {
   return b > a ? b : a;
 }
@@ -148,7 +148,7 @@ const ND_RE = /^\p{Nd}$/u;
 const digitZeroCache = new Map<number, number>();
 
 /**
- * Decimal value of a Unicode decimal digit (category Nd), or -1. Unicode assigns Nd only in
+ * SPEC §2/§4 (`\d` captures): decimal value of a Unicode decimal digit (category Nd), or -1. Unicode assigns Nd only in
  * contiguous runs of ten, 0 to 9, so the value is the distance from the run start modulo 10.
  */
 export function unicodeDigitValue(cp: number): number {
@@ -164,7 +164,7 @@ export function unicodeDigitValue(cp: number): number {
 }
 
 /**
- * Python `int(s)` for a string that is known to consist of Unicode decimal digits only (as
+ * SPEC §4 time range: Python `int(s)` for a string that is known to consist of Unicode decimal digits only (as
  * captured by `\d+`). Returns a JS number (exact up to 2**53).
  */
 export function pyIntOfDigits(s: string): number {
@@ -185,7 +185,7 @@ const FLOAT_BODY_RE = /^[+-]?(?:(?:\d(?:_?\d)*)(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?
 const FLOAT_SPECIAL_RE = /^([+-]?)(inf|infinity|nan)$/i;
 
 /**
- * Python `float(s)` for a str argument: strips Python whitespace, accepts Unicode decimal digits,
+ * SPEC §2/§4 number reading: Python `float(s)` for a str argument: strips Python whitespace, accepts Unicode decimal digits,
  * underscores between digits, `inf`/`infinity`/`nan` in any case with a sign. Returns null
  * where Python raises ValueError. Rounding is the same (both are correctly rounded).
  */
@@ -213,7 +213,7 @@ export function pyFloat(s: string): number | null {
 }
 
 /**
- * Python `repr(x)` of a float (used where the reference turns a float into text, e.g. a float
+ * SPEC §4 training parser: Python `repr(x)` of a float (used where the reference turns a float into text, e.g. a float
  * dict key under `json.dumps`): shortest round-trip digits, fixed notation for decimal
  * exponents in [-4, 16), otherwise `1e+16` style with at least two exponent digits.
  */

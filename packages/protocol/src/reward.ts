@@ -87,7 +87,7 @@ export interface JudgeRequest {
 }
 
 /**
- * The question the judge sees: the prompt text after the last `<|vision_end|>` up to the next
+ * SPEC §2 `llm` mode: the question the judge sees: the prompt text after the last `<|vision_end|>` up to the next
  * `<|im_end|>`, trimmed; "" when the prompt has no `<|vision_end|>`.
  */
 export function judgeQuestion(prompt: string): string {
@@ -96,7 +96,7 @@ export function judgeQuestion(prompt: string): string {
   return pyStrip(afterVision.split("<|im_end|>")[0] ?? "");
 }
 
-/** The single user message sent to the judge model. */
+/** SPEC §2 `llm` mode: the single user message sent to the judge model. */
 export function judgePrompt(req: JudgeRequest): string {
   return (
     `Question: ${req.question}\n` +
@@ -110,7 +110,7 @@ export function judgePrompt(req: JudgeRequest): string {
 const JUDGE_NUMBER_RE = new RegExp(`[${PY_D}.]+`, "u");
 
 /**
- * Reads the judge's reply: the first run of digits and dots, as a float clamped to [0, 1];
+ * SPEC §2 `llm` mode (0 / 0.5 / 1, F1 on failure): reads the judge's reply: the first run of digits and dots, as a float clamped to [0, 1];
  * null when there is none or it is not a number (the caller then falls back to F1).
  */
 export function parseJudgeReply(reply: string): number | null {

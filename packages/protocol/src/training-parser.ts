@@ -19,7 +19,7 @@ export const POSITIONAL_ARG_NAMES: Readonly<Record<string, readonly string[]>> =
 });
 
 /**
- * Bodies of Python `<open>(.*?)</close>|<open>(.*)` (DOTALL) matches: each complete block, and
+ * SPEC §4 training parser helper: bodies of Python `<open>(.*?)</close>|<open>(.*)` (DOTALL) matches: each complete block, and
  * for an unterminated last block everything after its opening tag.
  */
 export function findGreedyTailBlocks(s: string, open: string, close: string): string[] {

@@ -284,8 +284,10 @@ export async function readFrames(
       opts.signal?.throwIfAborted();
       const req = requests[i]!;
       const notBefore = Math.min(req.notBefore, req.t);
-      // The last answer is still valid: it is >= notBefore and not after the frame at t.
-      if (previous && (previous.sourceTime >= notBefore || (walker.atEnd && previous.sourceTime <= req.t))) {
+      // The last answer is already at or after t (sampling denser than the frames), or the file
+      // ended: it is the exact answer again. (Merely ">= notBefore" is not enough: with a large
+      // tolerance every later request would get the first frame.)
+      if (previous && (previous.sourceTime >= req.t - EPSILON_S || (walker.atEnd && previous.sourceTime <= req.t))) {
         onFrame(i, previous);
         continue;
       }

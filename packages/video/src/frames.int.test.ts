@@ -84,6 +84,20 @@ describe("overview", () => {
     await expectValidFrames(frames, 0);
   });
 
+  it("takes the keyframe at or before each timestamp with maxErrorS Infinity", async () => {
+    const frames = await overview(main, 16, { info, maxErrorS: Infinity });
+    // Keyframes every 2 s.
+    for (const f of frames) expect(f.sourceTime).toBeCloseTo(Math.floor(f.timestamp / 2 + 1e-9) * 2, 9);
+    await expectValidFrames(frames, Infinity);
+  });
+
+  it("handles sampling denser than the frame rate", async () => {
+    // 2 s at 10 fps = 20 frames for 64 timestamps: each gets the first frame at or after it.
+    const frames = await overview(tiny, 64);
+    const last = 1.9;
+    for (const f of frames) expect(f.sourceTime).toBeCloseTo(Math.min(last, Math.ceil(f.timestamp * 10 - 1e-6) / 10), 9);
+  });
+
   it("upscales frames of a tiny video to the lower pixel bound", async () => {
     const frames = await overview(tiny, 4);
     expect(frames.map((f) => [f.width, f.height])).toEqual(Array(4).fill([28, 28]));

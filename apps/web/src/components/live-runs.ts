@@ -22,6 +22,7 @@ export function useLiveRuns(projectId: string, onEvent?: (e: RunEvent) => void) 
           onEvent?.(event);
           void queryClient.invalidateQueries({ queryKey: trpc.runs.list.queryKey() });
           void queryClient.invalidateQueries({ queryKey: trpc.videos.list.queryKey() });
+          void queryClient.invalidateQueries({ queryKey: trpc.projects.byId.queryKey() });
         },
       },
     ),

@@ -21,6 +21,8 @@ export const projectOutput = z.object({
   description: z.string(),
   role: roleSchema,
   memberCount: z.number().int(),
+  videoCount: z.number().int(),
+  runCount: z.number().int(),
   createdAt: z.date(),
 });
 export type ProjectOutput = z.infer<typeof projectOutput>;

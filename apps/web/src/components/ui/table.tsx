@@ -4,7 +4,7 @@ import { cn } from "./cn";
 export function Table({ children, label }: { children: ReactNode; label: string }) {
   return (
     <div className="overflow-x-auto rounded-lg border border-line bg-surface">
-      <table aria-label={label} className="w-full border-collapse text-sm">
+      <table aria-label={label} className="w-full border-collapse text-sm [&_tbody_tr:last-child_td]:border-b-0">
         {children}
       </table>
     </div>
@@ -21,7 +21,7 @@ export function Th({ className, ...props }: ThHTMLAttributes<HTMLTableCellElemen
 }
 
 export function Td({ className, ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
-  return <td className={cn("border-b border-line px-4 py-2.5 align-middle last:border-b-0", className)} {...props} />;
+  return <td className={cn("border-b border-line px-4 py-2.5 align-middle", className)} {...props} />;
 }
 
 export function EmptyRow({ colSpan, children }: { colSpan: number; children: ReactNode }) {

@@ -18,7 +18,7 @@ function slugify(name: string): string {
 export async function listProjectsForUser(userId: string): Promise<ProjectOutput[]> {
   const memberships = await db().membership.findMany({
     where: { userId },
-    include: { project: { include: { _count: { select: { memberships: true } } } } },
+    include: { project: { include: { _count: { select: { memberships: true, videos: true, runs: true } } } } },
     orderBy: { project: { createdAt: "desc" } },
   });
   return memberships.map((m) => ({
@@ -28,6 +28,8 @@ export async function listProjectsForUser(userId: string): Promise<ProjectOutput
     description: m.project.description,
     role: m.role,
     memberCount: m.project._count.memberships,
+    videoCount: m.project._count.videos,
+    runCount: m.project._count.runs,
     createdAt: m.project.createdAt,
   }));
 }
@@ -44,13 +46,13 @@ export async function createProject(
       memberships: { create: { userId, role: "OWNER" } },
     },
   });
-  return { ...project, role: "OWNER", memberCount: 1 };
+  return { ...project, role: "OWNER", memberCount: 1, videoCount: 0, runCount: 0 };
 }
 
 export async function getProject(access: ProjectAccess): Promise<ProjectOutput> {
   const project = await db().project.findUnique({
     where: { id: access.projectId },
-    include: { _count: { select: { memberships: true } } },
+    include: { _count: { select: { memberships: true, videos: true, runs: true } } },
   });
   if (!project) throw new NotFoundError("Project");
   return {
@@ -60,6 +62,8 @@ export async function getProject(access: ProjectAccess): Promise<ProjectOutput> 
     description: project.description,
     role: access.role,
     memberCount: project._count.memberships,
+    videoCount: project._count.videos,
+    runCount: project._count.runs,
     createdAt: project.createdAt,
   };
 }

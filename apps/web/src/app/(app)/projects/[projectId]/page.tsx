@@ -1,6 +1,8 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { LiveBadge } from "@/components/live-badge";
+import { useLiveRuns } from "@/components/live-runs";
 import { StatusBadge } from "@/components/ui/badge";
 import { Card, CardHeader } from "@/components/ui/card";
 import { useProject } from "@/lib/use-project";
@@ -11,12 +13,12 @@ export default function ProjectOverviewPage() {
   const trpc = useTRPC();
   const videos = useQuery(trpc.videos.list.queryOptions({ projectId }));
   const runs = useQuery(trpc.runs.list.queryOptions({ projectId, limit: 5 }));
-  const members = useQuery(trpc.members.list.queryOptions({ projectId }));
+  const live = useLiveRuns(projectId);
   const stats = [
-    { label: "Videos", value: videos.data?.length, href: `/projects/${projectId}/videos` },
+    { label: "Videos", value: project.data?.videoCount, href: `/projects/${projectId}/videos` },
     { label: "Ready videos", value: videos.data?.filter((v) => v.status === "READY").length, href: `/projects/${projectId}/videos` },
-    { label: "Jobs", value: runs.data?.length, href: `/projects/${projectId}/jobs` },
-    { label: "Members", value: members.data?.length, href: `/projects/${projectId}/members` },
+    { label: "Jobs", value: project.data?.runCount, href: `/projects/${projectId}/jobs` },
+    { label: "Members", value: project.data?.memberCount, href: `/projects/${projectId}/members` },
   ];
   return (
     <div className="flex flex-col gap-6">
@@ -30,7 +32,7 @@ export default function ProjectOverviewPage() {
         ))}
       </div>
       <Card>
-        <CardHeader title="Recent jobs" />
+        <CardHeader title="Recent jobs" actions={<LiveBadge status={live.status} />} />
         <ul className="divide-y divide-line">
           {runs.data?.map((r) => (
             <li key={r.id} className="flex items-center justify-between py-2 text-sm">
