@@ -17,9 +17,12 @@ export function useLiveRuns(projectId: string, onEvent?: (e: RunEvent) => void) 
     trpc.runs.events.subscriptionOptions(
       { projectId },
       {
-        onData: (event) => {
-          setLast(event);
-          onEvent?.(event);
+        onData: (message) => {
+          // On (re)subscription everything is refetched: events before it were not seen.
+          if (message.type === "run") {
+            setLast(message.event);
+            onEvent?.(message.event);
+          }
           void queryClient.invalidateQueries({ queryKey: trpc.runs.list.queryKey() });
           void queryClient.invalidateQueries({ queryKey: trpc.videos.list.queryKey() });
           void queryClient.invalidateQueries({ queryKey: trpc.projects.byId.queryKey() });

@@ -69,7 +69,8 @@ describe("tRPC route", () => {
         text += decoder.decode(value);
       }
     };
-    await readUntil("connected");
+    // Events published after `subscribed` are guaranteed to arrive.
+    await readUntil("subscribed");
     // A real launch: the QUEUED event is published before the job is enqueued.
     const run = await runs.launchRun(fx.ownerAccess, { jobName: "video.probe", name: "probe", payload: { videoId: "none" } });
     await readUntil(run.id);

@@ -43,3 +43,13 @@ export const runEventSchema = z.object({
   at: z.string(),
 });
 export type RunEvent = z.infer<typeof runEventSchema>;
+
+/**
+ * What the live subscription sends: first `subscribed` once the server listens (anything that
+ * happened before it must be refetched, e.g. after a reconnect), then one `run` per change.
+ */
+export const liveRunMessageSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("subscribed") }),
+  z.object({ type: z.literal("run"), event: runEventSchema }),
+]);
+export type LiveRunMessage = z.infer<typeof liveRunMessageSchema>;

@@ -2,7 +2,7 @@
 // One subscriber connection per process fans out to any number of listeners, so a page with
 // many open tabs costs one Redis connection, not one per tab.
 import type { Redis } from "ioredis";
-import { runEventSchema, type RunEvent } from "../contracts/runs";
+import { runEventSchema, type LiveRunMessage, type RunEvent } from "../contracts/runs";
 import { serverEnv } from "./env";
 import { createRedis, redis } from "./redis";
 
@@ -67,8 +67,12 @@ export async function onRunEvents(projectId: string, fn: Listener): Promise<() =
   };
 }
 
-/** The same stream as an async iterable that ends when `signal` aborts (tRPC subscriptions). */
-export async function* runEvents(projectId: string, signal?: AbortSignal): AsyncGenerator<RunEvent> {
+/**
+ * The same stream as an async iterable that ends when `signal` aborts (tRPC subscriptions).
+ * Its first message says the Redis subscription is live, so a client knows from when on it
+ * misses nothing.
+ */
+export async function* runEvents(projectId: string, signal?: AbortSignal): AsyncGenerator<LiveRunMessage> {
   const pending: RunEvent[] = [];
   let wake: (() => void) | undefined;
   const stop = await onRunEvents(projectId, (e) => {
@@ -80,8 +84,9 @@ export async function* runEvents(projectId: string, signal?: AbortSignal): Async
     signal?.addEventListener("abort", () => resolve(), { once: true });
   });
   try {
+    yield { type: "subscribed" };
     while (!signal?.aborted) {
-      while (pending.length) yield pending.shift()!;
+      while (pending.length) yield { type: "run", event: pending.shift()! };
       await Promise.race([new Promise<void>((r) => (wake = r)), aborted]);
       wake = undefined;
     }

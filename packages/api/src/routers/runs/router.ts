@@ -1,4 +1,4 @@
-import { runEventSchema, runListInput, runOutput, runRefInput } from "@paravt/shared";
+import { liveRunMessageSchema, runListInput, runOutput, runRefInput } from "@paravt/shared";
 import { assertCan, runEvents, runs } from "@paravt/shared/server";
 import { z } from "zod";
 import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc";
@@ -21,8 +21,8 @@ export const runsRouter = createTRPCRouter({
     }),
   /** Live status of every run of the project, delivered over Server-Sent Events. */
   events: projectProcedure.subscription(async function* ({ ctx, signal }) {
-    for await (const event of runEvents(ctx.access.projectId, signal)) {
-      yield runEventSchema.parse(event);
+    for await (const message of runEvents(ctx.access.projectId, signal)) {
+      yield liveRunMessageSchema.parse(message);
     }
   }),
 });
