@@ -48,28 +48,47 @@ async function waitFor(host, port, what, timeoutMs = 60_000) {
   throw new Error(`${what} did not come up on ${host}:${port} within ${timeoutMs / 1000} s`);
 }
 
-const LOCAL_PG = "postgresql://postgres@127.0.0.1:5432/postgres";
-const LOCAL_REDIS = "redis://127.0.0.1:6379/0";
+async function assertReachable(name, url, defaultPort) {
+  let u;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new Error(`${name} is not a valid URL: ${url}`);
+  }
+  const port = Number(u.port || defaultPort);
+  if (!(await canConnect(u.hostname, port, 2_000))) {
+    throw new Error(`${name} points at ${u.hostname}:${port}, but nothing answers there. Start the service or fix ${name}.`);
+  }
+}
 
 /**
- * Makes DATABASE_URL and REDIS_URL point at live servers. Explicit variables win; otherwise
- * local services on the standard ports; otherwise Docker compose; otherwise a clear error.
+ * Makes DATABASE_URL and REDIS_URL point at live servers. Explicit variables win (and must
+ * answer); otherwise local services on the standard ports; otherwise Docker compose; otherwise
+ * a clear error naming the variables to set.
  */
-export async function resolveServices({ log = console.log } = {}) {
-  loadDotEnv();
-  let pgUrl = process.env.DATABASE_URL;
-  let redisUrl = process.env.REDIS_URL;
+export async function resolveServices({
+  log = console.log,
+  env = process.env,
+  pgPort = 5432,
+  redisPort = 6379,
+  docker = dockerAvailable,
+} = {}) {
+  if (env === process.env) loadDotEnv();
+  let pgUrl = env.DATABASE_URL;
+  let redisUrl = env.REDIS_URL;
+  if (pgUrl) await assertReachable("DATABASE_URL", pgUrl, 5432);
+  if (redisUrl) await assertReachable("REDIS_URL", redisUrl, 6379);
   const missing = [];
   if (!pgUrl) {
-    if (await canConnect("127.0.0.1", 5432)) pgUrl = LOCAL_PG;
+    if (await canConnect("127.0.0.1", pgPort)) pgUrl = `postgresql://postgres@127.0.0.1:${pgPort}/postgres`;
     else missing.push("postgres");
   }
   if (!redisUrl) {
-    if (await canConnect("127.0.0.1", 6379)) redisUrl = LOCAL_REDIS;
+    if (await canConnect("127.0.0.1", redisPort)) redisUrl = `redis://127.0.0.1:${redisPort}/0`;
     else missing.push("redis");
   }
   if (missing.length) {
-    if (!dockerAvailable()) {
+    if (!docker()) {
       throw new Error(
         [
           `No ${missing.join(" or ")} found on 127.0.0.1 and no Docker engine to start ${missing.length > 1 ? "them" : "it"}.`,
@@ -85,10 +104,10 @@ export async function resolveServices({ log = console.log } = {}) {
       stdio: "inherit",
     });
     if (up.status !== 0) throw new Error("docker compose up failed (see above)");
-    if (missing.includes("postgres")) await waitFor("127.0.0.1", 5432, "Postgres");
-    if (missing.includes("redis")) await waitFor("127.0.0.1", 6379, "Redis");
-    pgUrl ??= LOCAL_PG;
-    redisUrl ??= LOCAL_REDIS;
+    if (missing.includes("postgres")) await waitFor("127.0.0.1", pgPort, "Postgres");
+    if (missing.includes("redis")) await waitFor("127.0.0.1", redisPort, "Redis");
+    pgUrl ??= `postgresql://postgres@127.0.0.1:${pgPort}/postgres`;
+    redisUrl ??= `redis://127.0.0.1:${redisPort}/0`;
   }
   return { pgUrl, redisUrl };
 }
