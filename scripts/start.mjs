@@ -3,6 +3,7 @@
 //   1. find Postgres + Redis (local, or docker compose), 2. generate the Prisma client,
 //   3. migrate, 4. seed, 5. build the web app (cached by turbo), 6. run web + workers until Ctrl-C.
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { localAuthSecret, resolveServices, ROOT, run, withDatabase } from "./lib/env.mjs";
 
@@ -19,9 +20,12 @@ async function main() {
     AUTH_SECRET: process.env.AUTH_SECRET ?? localAuthSecret(),
     APP_URL: process.env.APP_URL ?? `http://localhost:${PORT}`,
     DATA_DIR: process.env.DATA_DIR ?? path.join(ROOT, "var", "data"),
+    // Videos placed here can be registered by path from the library page.
+    MEDIA_ROOTS: process.env.MEDIA_ROOTS ?? path.join(ROOT, "var", "media"),
     NEXT_TELEMETRY_DISABLED: "1",
     TURBO_TELEMETRY_DISABLED: "1",
   };
+  fs.mkdirSync(path.join(ROOT, "var", "media"), { recursive: true });
   console.log(`database: ${env.DATABASE_URL.replace(/\/\/[^@]*@/, "//***@")}  redis: ${env.REDIS_URL}`);
   run("npm", ["run", "--silent", "-w", "@paravt/db", "generate"], { env });
   run("npx", ["--no-install", "tsx", "prisma/scripts/migrate.ts"], { env });
@@ -70,6 +74,7 @@ async function main() {
       "",
       `ParaVT Workbench is running on ${env.APP_URL}`,
       "  demo sign-in: demo@paravt.local / paravt-demo",
+      `  videos under ${env.MEDIA_ROOTS} can be registered by path`,
       "  Ctrl-C stops web and workers.",
       "",
     ].join("\n"),

@@ -2,9 +2,19 @@ import type { NextConfig } from "next";
 
 const config: NextConfig = {
   // Workspace packages ship TypeScript source; Next compiles them like app code.
-  transpilePackages: ["@paravt/api", "@paravt/auth", "@paravt/shared", "@paravt/protocol", "@paravt/db"],
+  transpilePackages: ["@paravt/api", "@paravt/auth", "@paravt/shared", "@paravt/protocol", "@paravt/db", "@paravt/video"],
   // Native or worker-style server dependencies stay plain Node requires.
-  serverExternalPackages: ["bullmq", "ioredis", "pg", "@prisma/client", "@prisma/adapter-pg"],
+  serverExternalPackages: [
+    "bullmq",
+    "ioredis",
+    "pg",
+    "@prisma/client",
+    "@prisma/adapter-pg",
+    "node-av",
+    "sharp",
+    "@ffmpeg-installer/ffmpeg",
+    "@ffprobe-installer/ffprobe",
+  ],
   reactStrictMode: true,
   poweredByHeader: false,
   // Lint and typecheck run from the repository root (npm run lint / typecheck).

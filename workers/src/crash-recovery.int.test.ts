@@ -61,7 +61,10 @@ describe("a killed worker", () => {
     );
     expect(run.status).toBe("SUCCEEDED");
     expect(run.attempts).toBe(2);
-    const row = await db().video.findUniqueOrThrow({ where: { id: video.id } });
+    const row = await waitFor("the video's assets", async () => {
+      const v = await db().video.findUniqueOrThrow({ where: { id: video.id } });
+      return v.status === "READY" || v.status === "FAILED" ? v : null;
+    });
     expect(row.status).toBe("READY");
     expect(row.durationS).toBeCloseTo(240, 0);
     expect(await db().video.count({ where: { projectId: fx.project.id } })).toBe(1);

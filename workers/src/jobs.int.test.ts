@@ -42,6 +42,16 @@ async function waitForRun(runId: string, timeoutMs = 60_000) {
   }
 }
 
+async function waitForVideoSettled(videoId: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await db().video.findUniqueOrThrow({ where: { id: videoId } });
+    if (v.status === "READY" || v.status === "FAILED") return v;
+    if (Date.now() > deadline) throw new Error(`video ${videoId} still ${v.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe("job lifecycle", () => {
   it("renders and probes a demo video, publishing each status change in order", async () => {
     const access = await ownerAccess();
@@ -54,10 +64,18 @@ describe("job lifecycle", () => {
 
     expect(run).toMatchObject({ status: "SUCCEEDED", progress: 1, attempts: 1, error: null });
     expect(run.message).toMatch(/320x180 h264, 3\.0 s/);
-    const row = await db().video.findUniqueOrThrow({ where: { id: video.id } });
+    // The probe queues the assets job; the video is READY once thumbnails and filmstrip exist.
+    const row = await waitForVideoSettled(video.id);
     expect(row).toMatchObject({ status: "READY", width: 320, height: 180, codec: "h264", error: null });
     expect(row.durationS).toBeCloseTo(3, 1);
     await expect(fs.stat(row.path)).resolves.toBeTruthy();
+    const assets = videos.videoAssets(row);
+    expect(assets.thumbnail).toBe("thumbnail.jpg");
+    const index = JSON.parse(await fs.readFile(path.join(videos.videoAssetDir(video.id), assets.filmstrip!.index), "utf8"));
+    expect(index.frames.length).toBe(10);
+    const assetRuns = await db().run.findMany({ where: { projectId: access.projectId, jobName: "video.assets" } });
+    expect(assetRuns).toHaveLength(1);
+    expect(assetRuns[0]).toMatchObject({ status: "SUCCEEDED", createdById: null });
 
     const statuses = events.filter((e) => e.runId === runId).map((e) => e.status);
     expect(statuses.slice(0, 2)).toEqual(["QUEUED", "RUNNING"]);
@@ -118,9 +136,10 @@ describe("job lifecycle", () => {
 
   it("never runs a finished run twice (duplicate delivery is a no-op)", async () => {
     const access = await ownerAccess();
-    const { runId } = await videos.createDemoVideo(access, { durationS: 2 });
+    const { runId, video } = await videos.createDemoVideo(access, { durationS: 2 });
     const first = await waitForRun(runId);
     expect(first.status).toBe("SUCCEEDED");
+    await waitForVideoSettled(video.id);
     // Enqueueing the same run id again is deduplicated by BullMQ's job id...
     await enqueue("video.generate", { runId, videoId: "ignored" });
     // ...and a redelivered job (e.g. after a lost lock) is skipped by the row's status.

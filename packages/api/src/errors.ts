@@ -10,6 +10,15 @@ const CODE: Record<DomainErrorCode, TRPCError["code"]> = {
   UNAUTHORIZED: "UNAUTHORIZED",
 };
 
+/** The same mapping for plain HTTP route handlers (uploads, file streaming). */
+export const HTTP_STATUS: Record<DomainErrorCode, number> = {
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  VALIDATION: 400,
+  FORBIDDEN: 403,
+  UNAUTHORIZED: 401,
+};
+
 export function toTRPCError(err: unknown): TRPCError | null {
   const cause = err instanceof TRPCError ? err.cause : err;
   if (cause instanceof DomainError) {

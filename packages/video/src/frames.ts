@@ -38,11 +38,11 @@ export interface FrameOptions {
   /** A probe result for this file, to skip probing (it must be of the same file version). */
   info?: VideoInfo;
   /**
-   * Accepted distance (seconds) between a requested timestamp and the frame returned for it: the
-   * frame is the first one at or after `t - maxErrorS`. 0 = exact frames. Default: half the
-   * spacing of the requested timestamps, so every frame stays nearer its own timestamp than its
-   * neighbours'; for a long video this lets a seek take the keyframe (one decode per frame),
-   * for short or dense sampling it decodes up to the exact time. See README "Accuracy vs cost".
+   * How far before a requested timestamp the frame may be (seconds) when that saves decoding: a
+   * seek lands on the keyframe at or before t, and that keyframe is taken as is when it is within
+   * maxErrorS of t; otherwise the exact frame (first at or after t) is decoded. 0 = always exact,
+   * Infinity = always the keyframe. Default: half the spacing of the requested timestamps, so a
+   * frame stays nearer its own timestamp than its neighbours'. See README "Accuracy vs cost".
    */
   maxErrorS?: number;
   minPixels?: number;

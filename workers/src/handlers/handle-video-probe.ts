@@ -1,4 +1,4 @@
-import { db } from "@paravt/shared/server";
+import { db, videos } from "@paravt/shared/server";
 import { isVideoError, probe } from "@paravt/video";
 import { PermanentJobError, SkipJobError, type JobHandler } from "../job-context";
 
@@ -11,13 +11,13 @@ export const handleVideoProbe: JobHandler<"video.probe"> = async ({ videoId }, c
   return probeInto(videoId, video.path);
 };
 
+/** Probes the file into the video row, then queues its assets. */
 export async function probeInto(videoId: string, path: string): Promise<string> {
   try {
     const meta = await probe(path);
     await db().video.update({
       where: { id: videoId },
       data: {
-        status: "READY",
         error: null,
         durationS: meta.duration,
         fps: meta.fps,
@@ -29,7 +29,6 @@ export async function probeInto(videoId: string, path: string): Promise<string> 
         probe: JSON.parse(JSON.stringify(meta)),
       },
     });
-    return `${meta.width}x${meta.height} ${meta.codec}, ${meta.duration.toFixed(1)} s`;
   } catch (err: unknown) {
     const reason = isVideoError(err) ? err.message : `Probe failed: ${(err as Error).message}`;
     await db().video.update({ where: { id: videoId }, data: { status: "FAILED", error: reason } });
@@ -37,4 +36,8 @@ export async function probeInto(videoId: string, path: string): Promise<string> 
     if (isVideoError(err)) throw new PermanentJobError(reason);
     throw err;
   }
+  // Playable now; thumbnails and the filmstrip follow in their own job (status PROCESSING).
+  const video = await db().video.findUniqueOrThrow({ where: { id: videoId } });
+  await videos.launchAssets(video);
+  return `${video.width}x${video.height} ${video.codec}, ${video.durationS?.toFixed(1)} s`;
 }

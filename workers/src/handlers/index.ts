@@ -2,10 +2,12 @@
 // is a type error.
 import type { JobName } from "@paravt/shared";
 import type { JobHandler } from "../job-context";
+import { handleVideoAssets } from "./handle-video-assets";
 import { handleVideoGenerate } from "./handle-video-generate";
 import { handleVideoProbe } from "./handle-video-probe";
 
 export const HANDLERS = {
   "video.probe": handleVideoProbe,
+  "video.assets": handleVideoAssets,
   "video.generate": handleVideoGenerate,
 } satisfies { [N in JobName]: JobHandler<N> };

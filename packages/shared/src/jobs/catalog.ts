@@ -19,6 +19,13 @@ export const JOB_CATALOG = {
     timeoutMs: 120_000,
     attempts: 3,
   },
+  "video.assets": {
+    title: "Video thumbnails and filmstrip",
+    queue: "cpu",
+    payload: runRef.extend({ videoId: z.string().min(1) }),
+    timeoutMs: 900_000,
+    attempts: 3,
+  },
   "video.generate": {
     title: "Generate demo video",
     queue: "cpu",

@@ -30,6 +30,15 @@ const serverEnvSchema = z.object({
     .min(32, "AUTH_SECRET must have at least 32 characters"),
   APP_URL: z.string().url().default("http://localhost:3000"),
   DATA_DIR: z.string().default(() => path.join(repoRoot(), "var", "data")),
+  // Directories whose videos may be registered by path (comma-separated, absolute). Paths
+  // outside them, including through symlinks, are refused. Empty: registering by path is off.
+  MEDIA_ROOTS: z
+    .string()
+    .default("")
+    .transform((s) => s.split(",").map((p) => p.trim()).filter(Boolean))
+    .pipe(z.array(z.string().refine((p) => path.isAbsolute(p), "MEDIA_ROOTS entries must be absolute paths"))),
+  // Largest accepted upload; larger bodies are cut off with 413 while streaming.
+  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(4 * 1024 ** 3),
 });
 
 export type ServerEnv = z.infer<typeof serverEnvSchema>;

@@ -12,3 +12,5 @@ export * as members from "./services/members";
 export * as tokens from "./services/tokens";
 export * as runs from "./services/runs";
 export * as videos from "./services/videos";
+export * from "./media-paths";
+export * from "./sniff";

@@ -1,15 +1,17 @@
-import { cloneElement, useId, type InputHTMLAttributes, type ReactElement, type SelectHTMLAttributes } from "react";
+import { cloneElement, useId, type ComponentProps, type ReactElement } from "react";
 import { cn } from "./cn";
 
+// Full width unless the caller sets a width.
+const width = (className?: string) => (className && /(^|\s)w-/.test(className) ? "" : "w-full");
 const field =
-  "h-10 w-full rounded-md border border-line bg-surface px-3 text-sm text-fg placeholder:text-muted focus:border-accent focus:outline-none";
+  "h-10 rounded-md border border-line bg-surface px-3 text-sm text-fg placeholder:text-muted focus:border-accent focus:outline-none";
 
-export function Input({ className, ...props }: InputHTMLAttributes<HTMLInputElement>) {
-  return <input className={cn(field, className)} {...props} />;
+export function Input({ className, ...props }: ComponentProps<"input">) {
+  return <input className={cn(field, width(className), className)} {...props} />;
 }
 
-export function Select({ className, ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
-  return <select className={cn(field, "pr-8", className)} {...props} />;
+export function Select({ className, ...props }: ComponentProps<"select">) {
+  return <select className={cn(field, width(className), "pr-8", className)} {...props} />;
 }
 
 /**

@@ -44,7 +44,7 @@ function toEvent(r: Run): RunEvent {
 
 /** Writes the QUEUED row, then enqueues with the row id as job id (idempotent). */
 export async function launchRun<N extends JobName>(
-  access: ProjectAccess,
+  access: Pick<ProjectAccess, "projectId"> & { principal: { userId: string } | null },
   input: {
     jobName: N;
     name: string;
@@ -56,7 +56,7 @@ export async function launchRun<N extends JobName>(
   const run = await db().run.create({
     data: {
       projectId: access.projectId,
-      createdById: access.principal.userId,
+      createdById: access.principal?.userId ?? null,
       kind: input.kind ?? "job",
       jobName: input.jobName,
       name: input.name,
@@ -78,6 +78,11 @@ export async function launchRun<N extends JobName>(
     throw err;
   }
   return toOutput(run);
+}
+
+/** A run the system starts on its own (e.g. assets after a probe), attributed to nobody. */
+export function launchSystemRun<N extends JobName>(projectId: string, input: Parameters<typeof launchRun<N>>[1]) {
+  return launchRun({ projectId, principal: null }, input);
 }
 
 export async function listRuns(

@@ -1,71 +1,51 @@
 "use client";
-import { useMutation, useQuery } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter, useSearchParams } from "next/navigation";
+import { AddVideo } from "@/components/add-video";
 import { formatDuration, timeAgo } from "@/components/format";
 import { LiveBadge } from "@/components/live-badge";
 import { useLiveRuns } from "@/components/live-runs";
-import { Alert } from "@/components/ui/alert";
 import { Badge, StatusBadge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
-import { Card, CardHeader } from "@/components/ui/card";
-import { Field, Input } from "@/components/ui/input";
+import { Input } from "@/components/ui/input";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { useProject } from "@/lib/use-project";
-import { errorMessage, useTRPC } from "@/trpc/client";
+import { useTRPC } from "@/trpc/client";
 
 export default function VideosPage() {
   const { projectId, can } = useProject();
   const trpc = useTRPC();
-  const videos = useQuery(trpc.videos.list.queryOptions({ projectId }));
+  const router = useRouter();
+  const params = useSearchParams();
+  // The search lives in the URL so a filtered library can be shared as a link.
+  const query = params.get("q") ?? "";
+  const videos = useQuery(trpc.videos.list.queryOptions({ projectId, ...(query ? { query } : {}) }));
   const live = useLiveRuns(projectId);
-  const [durationS, setDurationS] = useState(20);
-  const createDemo = useMutation(
-    trpc.videos.createDemo.mutationOptions({ onSuccess: () => void videos.refetch() }),
-  );
-
-  function onGenerate(e: FormEvent) {
-    e.preventDefault();
-    createDemo.mutate({ projectId, durationS });
-  }
 
   return (
     <div className="flex flex-col gap-6">
-      {can("runs.launch") && (
-        <Card>
-          <CardHeader
-            title="Generate a demo video"
-            description="Renders a synthetic H.264 video on a worker (a real ffmpeg job with live progress), then probes it."
-          />
-          <form onSubmit={onGenerate} className="flex flex-wrap items-end gap-3">
-            <div className="w-40">
-              <Field label="Duration (seconds)">
-                <Input
-                  type="number"
-                  min={2}
-                  max={1800}
-                  value={durationS}
-                  onChange={(e) => setDurationS(Number(e.target.value))}
-                />
-              </Field>
-            </div>
-            <Button type="submit" disabled={createDemo.isPending}>
-              Generate demo video
-            </Button>
-          </form>
-          {createDemo.error && (
-            <div className="mt-3">
-              <Alert>{errorMessage(createDemo.error)}</Alert>
-            </div>
-          )}
-        </Card>
-      )}
-      <div className="flex items-center justify-between">
+      {can("videos.upload") && <AddVideo projectId={projectId} onAdded={() => void videos.refetch()} />}
+      <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-base font-semibold">Videos</h2>
-        <LiveBadge status={live.status} />
+        <div className="flex items-center gap-3">
+          <Input
+            type="search"
+            aria-label="Search videos"
+            placeholder="Search by name"
+            defaultValue={query}
+            className="w-64"
+            onChange={(e) => {
+              const q = e.target.value.trim();
+              router.replace(q ? `?q=${encodeURIComponent(q)}` : "?", { scroll: false });
+            }}
+          />
+          <LiveBadge status={live.status} />
+        </div>
       </div>
       <Table label="Videos">
         <thead>
           <tr>
+            <Th className="w-28" />
             <Th>Name</Th>
             <Th>Source</Th>
             <Th>Status</Th>
@@ -76,8 +56,19 @@ export default function VideosPage() {
         </thead>
         <tbody>
           {videos.data?.map((v) => (
-            <tr key={v.id}>
-              <Td className="font-medium">{v.name}</Td>
+            <tr key={v.id} className="hover:bg-surface-2">
+              <Td className="py-1.5">
+                <div className="h-[54px] w-24 overflow-hidden rounded bg-surface-2">
+                  {v.hasThumbnail && (
+                    <img src={`/api/videos/${v.id}/thumbnail`} alt="" className="h-full w-full object-cover" loading="lazy" />
+                  )}
+                </div>
+              </Td>
+              <Td className="font-medium">
+                <Link href={`/projects/${projectId}/videos/${v.id}`} className="hover:text-accent hover:underline">
+                  {v.name}
+                </Link>
+              </Td>
               <Td>
                 <Badge>{v.source.toLowerCase()}</Badge>
               </Td>
@@ -94,7 +85,7 @@ export default function VideosPage() {
               <Td className="text-muted">{timeAgo(v.createdAt)}</Td>
             </tr>
           ))}
-          {videos.data?.length === 0 && <EmptyRow colSpan={6}>No videos yet.</EmptyRow>}
+          {videos.data?.length === 0 && <EmptyRow colSpan={7}>{query ? `No video matches “${query}”.` : "No videos yet."}</EmptyRow>}
         </tbody>
       </Table>
     </div>

@@ -1,0 +1,4 @@
+import { restVideos } from "@paravt/api";
+
+export const dynamic = "force-dynamic";
+export const POST = restVideos.uploadVideo;
