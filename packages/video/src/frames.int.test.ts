@@ -95,7 +95,8 @@ describe("overview", () => {
     // 2 s at 10 fps = 20 frames for 64 timestamps: each gets the first frame at or after it.
     const frames = await overview(tiny, 64);
     const last = 1.9;
-    for (const f of frames) expect(f.sourceTime).toBeCloseTo(Math.min(last, Math.ceil(f.timestamp * 10 - 1e-6) / 10), 9);
+    for (const f of frames)
+      expect(f.sourceTime).toBeCloseTo(Math.min(last, Math.ceil(f.timestamp * 10 - 1e-6) / 10), 9);
   });
 
   it("upscales frames of a tiny video to the lower pixel bound", async () => {

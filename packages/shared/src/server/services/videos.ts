@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { Video } from "@paravt/db";
 import { videoAssetsSchema, type VideoAssets, type VideoOutput } from "../../contracts/videos";
-import { ConflictError, NotFoundError } from "../../errors";
+import { ConflictError, NotFoundError, UnauthorizedError } from "../../errors";
 import { db } from "../db";
 import { serverEnv } from "../env";
 import { confineToMediaRoots } from "../media-paths";
@@ -56,6 +56,7 @@ export async function getVideo(access: ProjectAccess, videoId: string): Promise<
  * project. An unknown id and a video of another project both read as not found.
  */
 export async function videoForReading(principal: Principal | null, videoId: string): Promise<Video> {
+  if (!principal) throw new UnauthorizedError();
   const v = await db().video.findUnique({ where: { id: videoId } });
   if (!v) throw new NotFoundError("Video");
   await projectAccess(principal, v.projectId).catch(() => {

@@ -60,7 +60,7 @@ export default function VideosPage() {
               <Td className="py-1.5">
                 <div className="h-[54px] w-24 overflow-hidden rounded bg-surface-2">
                   {v.hasThumbnail && (
-                    <img src={`/api/videos/${v.id}/thumbnail`} alt="" className="h-full w-full object-cover" loading="lazy" />
+                    <img src={`/api/videos/${v.id}/thumbnail`} alt={`Thumbnail of ${v.name}`} className="h-full w-full object-cover" loading="lazy" />
                   )}
                 </div>
               </Td>
