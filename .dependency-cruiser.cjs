@@ -43,7 +43,10 @@ module.exports = {
       comment: "The protocol package is client-safe: no Node built-ins, no other workspace package.",
       severity: "error",
       from: { path: "^packages/protocol/src/" },
-      to: { path: "^(packages/(?!protocol/)|prisma/|apps/|workers/)|^node:|^(fs|path|child_process|crypto|os)$", dependencyTypesNot: ["type-only"] },
+      to: {
+        path: "^(packages/(?!protocol/)|prisma/|apps/|workers/)|^node:|^(fs|path|child_process|crypto|os)$",
+        dependencyTypesNot: ["type-only"],
+      },
     },
     {
       name: "protocol-no-node-builtins",
@@ -75,7 +78,10 @@ module.exports = {
       comment: "Browser components and hooks must not pull in Prisma, Redis or ffmpeg.",
       severity: "error",
       from: { path: "^apps/web/src/(components|trpc|lib/use-)" },
-      to: { path: "^(packages/shared/src/server/|packages/video/|packages/api/src/(?!index|root)|prisma/)", dependencyTypesNot: ["type-only"] },
+      to: {
+        path: "^(packages/shared/src/server/|packages/video/src/(?!sampling|errors)|packages/api/src/(?!index|root)|prisma/)",
+        dependencyTypesNot: ["type-only"],
+      },
     },
   ],
   options: {

@@ -7,7 +7,15 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["**/node_modules/**", "**/.next/**", "**/dist/**", "var/**", "bench/out/**", "**/next-env.d.ts", "**/*.cjs"],
+    ignores: [
+      "**/node_modules/**",
+      "**/.next/**",
+      "**/dist/**",
+      "var/**",
+      "bench/out/**",
+      "**/next-env.d.ts",
+      "**/*.cjs",
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -31,7 +39,11 @@ export default tseslint.config(
     rules: {
       "no-restricted-properties": [
         "error",
-        { object: "process", property: "env", message: "Read the validated env module (serverEnv / workerEnv) instead." },
+        {
+          object: "process",
+          property: "env",
+          message: "Read the validated env module (serverEnv / workerEnv) instead.",
+        },
       ],
     },
   },

@@ -5,7 +5,11 @@ import { defineConfig } from "vitest/config";
 // (scripts/test.mjs sets DATABASE_URL / REDIS_URL to the test database and Redis db index).
 export default defineConfig({
   test: {
-    include: ["{apps,packages,workers,prisma}/**/src/**/*.test.{ts,tsx}", "{apps,packages,workers,prisma}/**/test/**/*.test.{ts,tsx}", "scripts/test/**/*.test.ts"],
+    include: [
+      "{apps,packages,workers,prisma}/**/src/**/*.test.{ts,tsx}",
+      "{apps,packages,workers,prisma}/**/test/**/*.test.{ts,tsx}",
+      "scripts/test/**/*.test.ts",
+    ],
     exclude: ["**/node_modules/**", "**/.next/**"],
     globalSetup: ["./scripts/vitest-global-setup.ts"],
     testTimeout: 30_000,

@@ -9,6 +9,5 @@ export default defineConfig({
   experimental: { adapter: true },
   schema: path.join(import.meta.dirname, "schema.prisma"),
   engine: "js",
-  adapter: async () =>
-    new PrismaPg({ connectionString: process.env.DATABASE_URL ?? "postgresql://localhost/unused" }),
+  adapter: async () => new PrismaPg({ connectionString: process.env.DATABASE_URL ?? "postgresql://localhost/unused" }),
 });

@@ -67,7 +67,12 @@ async function main() {
   // Started as plain `node` processes (not through npx) so that SIGTERM reaches the process that
   // does the work and both shut down gracefully.
   start("workers", process.execPath, ["--import", "tsx", "src/main.ts"], "workers");
-  start("web", process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(PORT)], "apps/web");
+  start(
+    "web",
+    process.execPath,
+    [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(PORT)],
+    "apps/web",
+  );
   run("npx", ["--no-install", "tsx", "scripts/seed-demo.ts"], { env });
   console.log(
     [

@@ -6,7 +6,9 @@ export default async function setup(): Promise<void> {
   const url = process.env.DATABASE_URL;
   if (!url) return; // unit-only runs need no database
   if (!/test/i.test(new URL(url).pathname)) {
-    throw new Error(`refusing to run tests against ${new URL(url).pathname}: the test database name must contain "test"`);
+    throw new Error(
+      `refusing to run tests against ${new URL(url).pathname}: the test database name must contain "test"`,
+    );
   }
   await ensureDatabase(url);
   await migrate(url);

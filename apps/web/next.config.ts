@@ -2,7 +2,14 @@ import type { NextConfig } from "next";
 
 const config: NextConfig = {
   // Workspace packages ship TypeScript source; Next compiles them like app code.
-  transpilePackages: ["@paravt/api", "@paravt/auth", "@paravt/shared", "@paravt/protocol", "@paravt/db", "@paravt/video"],
+  transpilePackages: [
+    "@paravt/api",
+    "@paravt/auth",
+    "@paravt/shared",
+    "@paravt/protocol",
+    "@paravt/db",
+    "@paravt/video",
+  ],
   // Native or worker-style server dependencies stay plain Node requires.
   serverExternalPackages: [
     "bullmq",
@@ -13,7 +20,6 @@ const config: NextConfig = {
     "node-av",
     "sharp",
     "@ffmpeg-installer/ffmpeg",
-    "@ffprobe-installer/ffprobe",
   ],
   reactStrictMode: true,
   poweredByHeader: false,

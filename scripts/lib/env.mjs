@@ -57,7 +57,9 @@ async function assertReachable(name, url, defaultPort) {
   }
   const port = Number(u.port || defaultPort);
   if (!(await canConnect(u.hostname, port, 2_000))) {
-    throw new Error(`${name} points at ${u.hostname}:${port}, but nothing answers there. Start the service or fix ${name}.`);
+    throw new Error(
+      `${name} points at ${u.hostname}:${port}, but nothing answers there. Start the service or fix ${name}.`,
+    );
   }
 }
 
@@ -100,9 +102,13 @@ export async function resolveServices({
       );
     }
     log(`starting ${missing.join(" and ")} with docker compose (docker/compose.yml)…`);
-    const up = spawnSync("docker", ["compose", "-f", path.join(ROOT, "docker", "compose.yml"), "up", "-d", ...missing], {
-      stdio: "inherit",
-    });
+    const up = spawnSync(
+      "docker",
+      ["compose", "-f", path.join(ROOT, "docker", "compose.yml"), "up", "-d", ...missing],
+      {
+        stdio: "inherit",
+      },
+    );
     if (up.status !== 0) throw new Error("docker compose up failed (see above)");
     if (missing.includes("postgres")) await waitFor("127.0.0.1", pgPort, "Postgres");
     if (missing.includes("redis")) await waitFor("127.0.0.1", redisPort, "Redis");

@@ -17,7 +17,9 @@ const quiet = { log: () => undefined };
 describe("resolveServices", () => {
   it("stops at once, naming DATABASE_URL and REDIS_URL, when neither the services nor Docker exist", async () => {
     const [pgPort, redisPort] = [await freePort(), await freePort()];
-    const err = await resolveServices({ ...quiet, env: {}, pgPort, redisPort, docker: () => false }).catch((e: Error) => e);
+    const err = await resolveServices({ ...quiet, env: {}, pgPort, redisPort, docker: () => false }).catch(
+      (e: Error) => e,
+    );
     expect(err).toBeInstanceOf(Error);
     expect(err.message).toMatch(/No postgres or redis found/);
     expect(err.message).toContain("DATABASE_URL=");

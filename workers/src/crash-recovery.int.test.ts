@@ -19,7 +19,11 @@ afterAll(async () => {
   await queue("cpu").obliterate({ force: true });
 });
 
-async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | null | undefined | false>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -30,43 +34,47 @@ async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined |
 }
 
 describe("a killed worker", () => {
-  it("loses no job: the run is taken over, succeeds once, and its attempt is counted", { timeout: 180_000 }, async () => {
-    const fx = await createProjectWithRoles(db());
-    const access = await projectAccess({ kind: "user", userId: fx.owner.id }, fx.project.id);
-    // Long enough (~seconds of encoding) that the kill lands mid-job.
-    const { video, runId } = await videos.createDemoVideo(access, { durationS: 240 });
+  it(
+    "loses no job: the run is taken over, succeeds once, and its attempt is counted",
+    { timeout: 180_000 },
+    async () => {
+      const fx = await createProjectWithRoles(db());
+      const access = await projectAccess({ kind: "user", userId: fx.owner.id }, fx.project.id);
+      // Long enough (~seconds of encoding) that the kill lands mid-job.
+      const { video, runId } = await videos.createDemoVideo(access, { durationS: 240 });
 
-    child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-      cwd: path.join(import.meta.dirname, ".."),
-      // The stalled check is throttled per queue by a Redis key that lives as long as the interval
-      // of the worker that set it, so the child uses the same short interval as the rescuer.
-      env: { ...process.env, WORKER_QUEUES: "cpu", WORKER_LOCK_MS: String(LOCK_MS), WORKER_STALLED_CHECK_MS: "1000" },
-      stdio: "ignore",
-    });
-    await waitFor("the child worker to start the run", async () => {
-      const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
-      return run.status === "RUNNING";
-    });
-    child.kill("SIGKILL");
+      child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+        cwd: path.join(import.meta.dirname, ".."),
+        // The stalled check is throttled per queue by a Redis key that lives as long as the interval
+        // of the worker that set it, so the child uses the same short interval as the rescuer.
+        env: { ...process.env, WORKER_QUEUES: "cpu", WORKER_LOCK_MS: String(LOCK_MS), WORKER_STALLED_CHECK_MS: "1000" },
+        stdio: "ignore",
+      });
+      await waitFor("the child worker to start the run", async () => {
+        const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
+        return run.status === "RUNNING";
+      });
+      child.kill("SIGKILL");
 
-    // A second worker notices the expired lock and runs the job again.
-    rescuer = startWorkers({ queues: ["cpu"], concurrency: 1, lockMs: 30_000, stalledCheckMs: 1_000, quiet: true });
-    const run = await waitFor(
-      "the run to finish",
-      async () => {
-        const r = await db().run.findUniqueOrThrow({ where: { id: runId } });
-        return r.status === "SUCCEEDED" || r.status === "FAILED" ? r : null;
-      },
-      120_000,
-    );
-    expect(run.status).toBe("SUCCEEDED");
-    expect(run.attempts).toBe(2);
-    const row = await waitFor("the video's assets", async () => {
-      const v = await db().video.findUniqueOrThrow({ where: { id: video.id } });
-      return v.status === "READY" || v.status === "FAILED" ? v : null;
-    });
-    expect(row.status).toBe("READY");
-    expect(row.durationS).toBeCloseTo(240, 0);
-    expect(await db().video.count({ where: { projectId: fx.project.id } })).toBe(1);
-  });
+      // A second worker notices the expired lock and runs the job again.
+      rescuer = startWorkers({ queues: ["cpu"], concurrency: 1, lockMs: 30_000, stalledCheckMs: 1_000, quiet: true });
+      const run = await waitFor(
+        "the run to finish",
+        async () => {
+          const r = await db().run.findUniqueOrThrow({ where: { id: runId } });
+          return r.status === "SUCCEEDED" || r.status === "FAILED" ? r : null;
+        },
+        120_000,
+      );
+      expect(run.status).toBe("SUCCEEDED");
+      expect(run.attempts).toBe(2);
+      const row = await waitFor("the video's assets", async () => {
+        const v = await db().video.findUniqueOrThrow({ where: { id: video.id } });
+        return v.status === "READY" || v.status === "FAILED" ? v : null;
+      });
+      expect(row.status).toBe("READY");
+      expect(row.durationS).toBeCloseTo(240, 0);
+      expect(await db().video.count({ where: { projectId: fx.project.id } })).toBe(1);
+    },
+  );
 });

@@ -6,7 +6,12 @@ const workerEnvSchema = z.object({
   WORKER_QUEUES: z
     .string()
     .default(QUEUES.join(","))
-    .transform((s) => s.split(",").map((q) => q.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(",")
+        .map((q) => q.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(QUEUES)).min(1, "WORKER_QUEUES must name at least one of cpu,gpu")),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   // How long a job's lock lives without renewal. A killed worker's jobs are taken over by

@@ -71,7 +71,9 @@ describe("job lifecycle", () => {
     await expect(fs.stat(row.path)).resolves.toBeTruthy();
     const assets = videos.videoAssets(row);
     expect(assets.thumbnail).toBe("thumbnail.jpg");
-    const index = JSON.parse(await fs.readFile(path.join(videos.videoAssetDir(video.id), assets.filmstrip!.index), "utf8"));
+    const index = JSON.parse(
+      await fs.readFile(path.join(videos.videoAssetDir(video.id), assets.filmstrip!.index), "utf8"),
+    );
     expect(index.frames.length).toBe(10);
     const assetRuns = await db().run.findMany({ where: { projectId: access.projectId, jobName: "video.assets" } });
     expect(assetRuns).toHaveLength(1);
@@ -113,10 +115,16 @@ describe("job lifecycle", () => {
     const video = await db().video.create({
       data: { projectId: access.projectId, name: "truncated.mp4", source: "PATH", path: file },
     });
-    const launched = await runs.launchRun(access, { jobName: "video.probe", name: "Probe", payload: { videoId: video.id } });
+    const launched = await runs.launchRun(access, {
+      jobName: "video.probe",
+      name: "Probe",
+      payload: { videoId: video.id },
+    });
     const run = await waitForRun(launched.id);
     expect(run.status).toBe("FAILED");
-    expect((await db().video.findUniqueOrThrow({ where: { id: video.id } })).error).toMatch(/truncat|incomplete|damaged/i);
+    expect((await db().video.findUniqueOrThrow({ where: { id: video.id } })).error).toMatch(
+      /truncat|incomplete|damaged/i,
+    );
   });
 
   it("skips a job whose video was deleted, without failing or retrying", async () => {

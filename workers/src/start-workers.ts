@@ -33,11 +33,15 @@ export function startWorkers(opts: {
       // One takeover after a crash is normal; a job that kills its worker repeatedly fails.
       maxStalledCount: 1,
     });
-    worker.on("completed", (job, result) => say("job completed", { queue: queueName, job: job.name, id: job.id, result }));
+    worker.on("completed", (job, result) =>
+      say("job completed", { queue: queueName, job: job.name, id: job.id, result }),
+    );
     worker.on("failed", (job, err) => {
       say("job failed", { queue: queueName, job: job?.name, id: job?.id, error: err.message });
       if (err.message.includes("stalled more than allowable limit")) {
-        void onJobFailedOutsideProcessor(job, err).catch((e: Error) => log("could not record failure", { error: e.message }));
+        void onJobFailedOutsideProcessor(job, err).catch((e: Error) =>
+          log("could not record failure", { error: e.message }),
+        );
       }
     });
     worker.on("error", (err) => log("worker error", { queue: queueName, error: err.message }));

@@ -57,14 +57,20 @@ test("upload a video, watch it get processed live, scrub it with overview ticks"
   // Clicking a tick seeks the player there.
   await ticks.nth(5).click();
   await expect(page.getByTestId("current-time")).toHaveText(/^25\.0 s \/ 40\.0 s$/);
-  const playerTime = await page.getByTestId("video-player").locator("video").evaluate((v: HTMLVideoElement) => v.currentTime);
+  const playerTime = await page
+    .getByTestId("video-player")
+    .locator("video")
+    .evaluate((v: HTMLVideoElement) => v.currentTime);
   expect(playerTime).toBeCloseTo(25, 1);
 
   // Hovering the timeline shows the filmstrip frame of that moment.
   const now = (await page.getByTestId("timeline-track").boundingBox())!;
   await page.mouse.move(now.x + now.width * 0.75, now.y + now.height / 2, { steps: 3 });
   await expect(page.getByTestId("filmstrip-preview")).toContainText("30.0 s");
-  await expect(page.getByTestId("filmstrip-preview").locator("div").first()).toHaveCSS("background-image", /filmstrip\/0/);
+  await expect(page.getByTestId("filmstrip-preview").locator("div").first()).toHaveCSS(
+    "background-image",
+    /filmstrip\/0/,
+  );
 
   // Keyboard: ] jumps to the next overview frame.
   await page.mouse.move(0, 0);

@@ -46,10 +46,16 @@ export function AddVideo({ projectId, onAdded }: { projectId: string; onAdded: (
   const mutationError = register.error ?? createDemo.error;
   return (
     <Card>
-      <CardHeader title="Add videos" description="Upload a file, register one that is already on the server, or generate a synthetic one." />
+      <CardHeader
+        title="Add videos"
+        description="Upload a file, register one that is already on the server, or generate a synthetic one."
+      />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="flex flex-col gap-2">
-          <Field label="Upload a video file" hint="MP4, MOV, WebM, MKV, AVI, MPEG-TS; the type is checked from the bytes.">
+          <Field
+            label="Upload a video file"
+            hint="MP4, MOV, WebM, MKV, AVI, MPEG-TS; the type is checked from the bytes."
+          >
             <Input
               ref={fileInput}
               type="file"
@@ -84,7 +90,13 @@ export function AddVideo({ projectId, onAdded }: { projectId: string; onAdded: (
           className="flex flex-col gap-2"
         >
           <Field label="Duration (seconds)" hint="Renders a synthetic H.264 video on a worker.">
-            <Input type="number" min={2} max={1800} value={durationS} onChange={(e) => setDurationS(Number(e.target.value))} />
+            <Input
+              type="number"
+              min={2}
+              max={1800}
+              value={durationS}
+              onChange={(e) => setDurationS(Number(e.target.value))}
+            />
           </Field>
           <div>
             <Button type="submit" variant="secondary" size="sm" disabled={createDemo.isPending}>

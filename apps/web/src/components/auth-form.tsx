@@ -69,11 +69,17 @@ export function AuthForm({ mode }: { mode: "sign-in" | "sign-up" }) {
         <p className="mt-4 text-center text-sm text-muted">
           {mode === "sign-up" ? (
             <>
-              Have an account? <Link className="text-accent hover:underline" href="/sign-in">Sign in</Link>
+              Have an account?{" "}
+              <Link className="text-accent hover:underline" href="/sign-in">
+                Sign in
+              </Link>
             </>
           ) : (
             <>
-              New here? <Link className="text-accent hover:underline" href="/sign-up">Create an account</Link>
+              New here?{" "}
+              <Link className="text-accent hover:underline" href="/sign-up">
+                Create an account
+              </Link>
             </>
           )}
         </p>

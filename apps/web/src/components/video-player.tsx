@@ -43,7 +43,13 @@ export function VideoPlayer({
     return () => player.dispose();
   }, [src, poster]);
 
-  return <div ref={container} data-testid="video-player" className="overflow-hidden rounded-lg border border-line bg-black" />;
+  return (
+    <div
+      ref={container}
+      data-testid="video-player"
+      className="overflow-hidden rounded-lg border border-line bg-black"
+    />
+  );
 }
 
 export type { Player };

@@ -36,7 +36,8 @@ export function VideoTimeline({
     const x = Math.min(Math.max(0, e.clientX - rect.left), rect.width);
     return { t: (x / rect.width) * duration, x };
   };
-  const tile = hover && filmstrip ? filmstrip.frames[filmstripTileAt(hover.t, duration, filmstrip.frames.length)] : undefined;
+  const tile =
+    hover && filmstrip ? filmstrip.frames[filmstripTileAt(hover.t, duration, filmstrip.frames.length)] : undefined;
   const pct = (t: number) => `${(t / duration) * 100}%`;
 
   return (

@@ -29,7 +29,10 @@ export function uploadVideo(
         /* not JSON: use the status text below */
       }
       if (xhr.status >= 200 && xhr.status < 300) resolve(body as UploadResult);
-      else reject(new Error((body as { error?: string } | null)?.error ?? `Upload failed (${xhr.status} ${xhr.statusText})`));
+      else
+        reject(
+          new Error((body as { error?: string } | null)?.error ?? `Upload failed (${xhr.status} ${xhr.statusText})`),
+        );
     };
     xhr.onerror = () => reject(new Error("Upload failed: the connection was interrupted"));
     xhr.onabort = () => reject(new Error("Upload cancelled"));

@@ -22,9 +22,13 @@ describe("tRPC route", () => {
     const auth = { authorization: `Bearer ${fx.secret}` };
 
     expect((await GET(new Request(`${BASE}/projects.list`))).status).toBe(401);
-    const foreign = await GET(new Request(`${BASE}/projects.byId?input=${input({ projectId: other.project.id })}`, { headers: auth }));
+    const foreign = await GET(
+      new Request(`${BASE}/projects.byId?input=${input({ projectId: other.project.id })}`, { headers: auth }),
+    );
     expect(foreign.status).toBe(404);
-    const own = await GET(new Request(`${BASE}/projects.byId?input=${input({ projectId: fx.project.id })}`, { headers: auth }));
+    const own = await GET(
+      new Request(`${BASE}/projects.byId?input=${input({ projectId: fx.project.id })}`, { headers: auth }),
+    );
     expect(own.status).toBe(200);
 
     const launch = await POST(
@@ -72,7 +76,11 @@ describe("tRPC route", () => {
     // Events published after `subscribed` are guaranteed to arrive.
     await readUntil("subscribed");
     // A real launch: the QUEUED event is published before the job is enqueued.
-    const run = await runs.launchRun(fx.ownerAccess, { jobName: "video.probe", name: "probe", payload: { videoId: "none" } });
+    const run = await runs.launchRun(fx.ownerAccess, {
+      jobName: "video.probe",
+      name: "probe",
+      payload: { videoId: "none" },
+    });
     await readUntil(run.id);
     expect(text).toMatch(/"status":"QUEUED"/);
     await runs.cancelRun(fx.ownerAccess, run.id);

@@ -15,7 +15,8 @@ export class HttpError extends Error {
 }
 
 export function errorResponse(err: unknown): Response {
-  if (err instanceof HttpError) return Response.json({ error: err.message }, { status: err.status, headers: err.headers });
+  if (err instanceof HttpError)
+    return Response.json({ error: err.message }, { status: err.status, headers: err.headers });
   if (err instanceof DomainError) return Response.json({ error: err.message }, { status: HTTP_STATUS[err.code] });
   console.error("route failed:", err);
   return Response.json({ error: "Internal server error" }, { status: 500 });

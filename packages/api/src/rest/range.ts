@@ -1,9 +1,7 @@
 // HTTP Range requests (RFC 9110 §14) for video files: browsers seek by asking for byte ranges.
 
 export type RangeResult =
-  | { kind: "full" }
-  | { kind: "partial"; start: number; end: number }
-  | { kind: "unsatisfiable"; reason: string };
+  { kind: "full" } | { kind: "partial"; start: number; end: number } | { kind: "unsatisfiable"; reason: string };
 
 /**
  * Parses a Range header against a file of `size` bytes. One range only: several ranges would
@@ -16,7 +14,8 @@ export function parseRange(header: string | null, size: number): RangeResult {
   const m = /^\s*bytes\s*=\s*(.+)$/i.exec(header);
   if (!m) return { kind: "full" };
   const specs = m[1]!.split(",").map((s) => s.trim());
-  if (specs.length > 1) return { kind: "unsatisfiable", reason: "multiple ranges are not supported; ask for one range" };
+  if (specs.length > 1)
+    return { kind: "unsatisfiable", reason: "multiple ranges are not supported; ask for one range" };
   const r = /^(\d*)-(\d*)$/.exec(specs[0]!);
   if (!r || (r[1] === "" && r[2] === "")) return { kind: "full" };
   if (r[1] === "") {
@@ -29,6 +28,7 @@ export function parseRange(header: string | null, size: number): RangeResult {
   const start = Number(r[1]);
   const end = r[2] === "" ? size - 1 : Math.min(Number(r[2]), size - 1);
   if (r[2] !== "" && Number(r[2]) < start) return { kind: "full" }; // invalid: ignore it
-  if (start >= size) return { kind: "unsatisfiable", reason: `range starts at ${start} but the file has ${size} bytes` };
+  if (start >= size)
+    return { kind: "unsatisfiable", reason: `range starts at ${start} but the file has ${size} bytes` };
   return { kind: "partial", start, end };
 }

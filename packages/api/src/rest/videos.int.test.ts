@@ -7,7 +7,7 @@ import { createProjectWithRoles } from "@paravt/db/factories";
 import { db, projectAccess, queue, tokens, videos } from "@paravt/shared/server";
 import { generateTestVideo } from "@paravt/video";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { uploadVideo, videoFile } from "./videos";
+import { uploadVideo, videoFile, videoFrame } from "./videos";
 import { callerFor } from "../test-helpers";
 
 const root = path.join(os.tmpdir(), `paravt-media-${process.pid}`);
@@ -41,7 +41,7 @@ async function fixture() {
   return { ...fx, writeToken: write.secret, readToken: read.secret };
 }
 
-function upload(projectId: string, token: string, body: BodyInit, name = "clip.mp4") {
+function upload(projectId: string, token: string, body: RequestInit["body"], name = "clip.mp4") {
   const req = new Request(`http://localhost/api/projects/${projectId}/videos/upload`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "x-file-name": encodeURIComponent(name) },
@@ -90,9 +90,9 @@ describe("upload", () => {
         method: "POST",
         headers: { authorization: `Bearer ${fx.writeToken}` },
         body: stream,
-        // @ts-expect-error -- Node's fetch needs duplex for a streamed request body
+        // Node's fetch needs duplex for a streamed request body (not yet in the DOM typings).
         duplex: "half",
-      }),
+      } as RequestInit),
       { params: Promise.resolve({ projectId: fx.project.id }) },
     );
     expect(res.status).toBe(413);
@@ -128,14 +128,18 @@ describe("register by path", () => {
         () => "accepted",
         (e: { code: string; message: string }) => `${e.code}: ${e.message}`,
       );
-    expect(await attempt(`${root}/lectures/../../${path.basename(outside)}/secret.mp4`)).toMatch(/BAD_REQUEST: .*outside the media roots/);
+    expect(await attempt(`${root}/lectures/../../${path.basename(outside)}/secret.mp4`)).toMatch(
+      /BAD_REQUEST: .*outside the media roots/,
+    );
     expect(await attempt(path.join(root, "lectures", "link.mp4"))).toMatch(/BAD_REQUEST: .*symbolic link/);
     expect(await attempt("https://example.com/a.mp4")).toMatch(/BAD_REQUEST: Only server paths and file:\/\/ URIs/);
     expect(await attempt("lectures/a.mp4")).toMatch(/BAD_REQUEST: The path must be absolute/);
     expect(await attempt(path.join(root, "lectures"))).toMatch(/BAD_REQUEST: .*not a regular file/);
     expect(await attempt(path.join(root, "missing.mp4"))).toMatch(/BAD_REQUEST: No file at/);
     const asViewer = callerFor({ kind: "user", userId: fx.viewer.id });
-    await expect(asViewer.videos.register({ projectId: fx.project.id, path: path.join(root, "lectures", "a.mp4") })).rejects.toMatchObject({
+    await expect(
+      asViewer.videos.register({ projectId: fx.project.id, path: path.join(root, "lectures", "a.mp4") }),
+    ).rejects.toMatchObject({
       code: "FORBIDDEN",
     });
   });
@@ -189,6 +193,26 @@ describe("video file streaming", () => {
     const multi = await get({ range: "bytes=0-10,20-30" });
     expect(multi.status).toBe(416);
     expect(((await multi.json()) as { error: string }).error).toMatch(/multiple ranges/);
+  });
+
+  it("serves one sampled frame as JPEG within the SPEC §1 pixel bounds, and rejects t past the end", async () => {
+    const { fx, videoId } = await registered();
+    await db().video.update({ where: { id: videoId }, data: { durationS: 3 } });
+    const frame = (t: string) =>
+      videoFrame(
+        new Request(`http://localhost/api/videos/${videoId}/frame?t=${t}`, {
+          headers: { authorization: `Bearer ${fx.readToken}` },
+        }),
+        { params: Promise.resolve({ videoId }) },
+      );
+    const ok = await frame("1.5");
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("content-type")).toBe("image/jpeg");
+    expect(Number(ok.headers.get("x-frame-source-time"))).toBeCloseTo(1.5, 1);
+    const jpeg = Buffer.from(await ok.arrayBuffer());
+    expect(jpeg.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    expect((await frame("9")).status).toBe(400);
+    expect((await frame("abc")).status).toBe(400);
   });
 
   it("hides videos of other projects and refuses anonymous callers", async () => {

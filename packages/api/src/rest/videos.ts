@@ -14,7 +14,8 @@ const fileName = z
   .trim()
   .min(1)
   .max(200, "The file name is too long")
-  .transform((n) => n.replace(/[\u0000-\u001f/\\]/g, "_"));
+  // Control characters and path separators never reach the disk or the UI.
+  .transform((n) => [...n].map((c) => (c.charCodeAt(0) < 0x20 || c === "/" || c === "\\" ? "_" : c)).join(""));
 
 /**
  * POST the raw file as the body (not multipart: the bytes stream straight to disk), with the
@@ -60,7 +61,10 @@ export const uploadVideo = restRoute<{ projectId: string }>(async (req, ctx, { p
     if (size === 0) throw new HttpError(400, "The file is empty");
     const type = sniffVideoType(head);
     if (!type) {
-      throw new HttpError(415, `${parsedName.data} is not a video file (its first bytes match no video container we accept: MP4/MOV, WebM/MKV, AVI, MPEG-TS, FLV, Ogg)`);
+      throw new HttpError(
+        415,
+        `${parsedName.data} is not a video file (its first bytes match no video container we accept: MP4/MOV, WebM/MKV, AVI, MPEG-TS, FLV, Ogg)`,
+      );
     }
     const final = path.join(dir, `${crypto.randomUUID()}.${type.extension}`);
     await fs.promises.rename(tmp, final);

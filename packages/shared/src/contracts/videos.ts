@@ -15,11 +15,7 @@ export const videoListInput = projectRef.extend({
 export const videoRefInput = projectRef.extend({ videoId: id });
 
 export const registerVideoInput = projectRef.extend({
-  path: z
-    .string()
-    .trim()
-    .min(1, "Enter a server path or a file:// URI")
-    .max(4096, "The path is too long"),
+  path: z.string().trim().min(1, "Enter a server path or a file:// URI").max(4096, "The path is too long"),
   name: z.string().trim().min(1).max(200).optional(),
 });
 

@@ -18,13 +18,20 @@ function repoRoot(start = process.cwd()): string {
 const serverEnvSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   DATABASE_URL: z
-    .string({ error: "DATABASE_URL is not set: point it at Postgres 15+, e.g. postgresql://postgres@127.0.0.1:5432/paravt" })
+    .string({
+      error: "DATABASE_URL is not set: point it at Postgres 15+, e.g. postgresql://postgres@127.0.0.1:5432/paravt",
+    })
     .url("DATABASE_URL must be a postgresql:// URL"),
   REDIS_URL: z
-    .string({ error: "REDIS_URL is not set: point it at Redis 7 (maxmemory-policy noeviction), e.g. redis://127.0.0.1:6379/0" })
+    .string({
+      error: "REDIS_URL is not set: point it at Redis 7 (maxmemory-policy noeviction), e.g. redis://127.0.0.1:6379/0",
+    })
     .url("REDIS_URL must be a redis:// URL"),
   // Namespaces BullMQ keys and pub/sub channels so tests never touch the demo's queues.
-  REDIS_PREFIX: z.string().regex(/^[a-z0-9_-]+$/).default("paravt"),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_-]+$/)
+    .default("paravt"),
   AUTH_SECRET: z
     .string({ error: "AUTH_SECRET is not set: use 32+ random characters (npm start generates one into var/)" })
     .min(32, "AUTH_SECRET must have at least 32 characters"),
@@ -35,10 +42,19 @@ const serverEnvSchema = z.object({
   MEDIA_ROOTS: z
     .string()
     .default("")
-    .transform((s) => s.split(",").map((p) => p.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().refine((p) => path.isAbsolute(p), "MEDIA_ROOTS entries must be absolute paths"))),
   // Largest accepted upload; larger bodies are cut off with 413 while streaming.
-  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(4 * 1024 ** 3),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(4 * 1024 ** 3),
 });
 
 export type ServerEnv = z.infer<typeof serverEnvSchema>;

@@ -13,7 +13,9 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
       <header className="sticky top-0 z-10 border-b border-line bg-surface/90 backdrop-blur">
         <div className="mx-auto flex h-14 max-w-7xl items-center justify-between px-6">
           <Link href="/projects" className="flex items-center gap-2 font-semibold">
-            <span className="grid h-7 w-7 place-items-center rounded-md bg-accent text-xs font-bold text-accent-fg">PV</span>
+            <span className="grid h-7 w-7 place-items-center rounded-md bg-accent text-xs font-bold text-accent-fg">
+              PV
+            </span>
             ParaVT Workbench
           </Link>
           <div className="flex items-center gap-1">

@@ -13,7 +13,12 @@ const TONES: Record<Tone, string> = {
 
 export function Badge({ tone = "neutral", children }: { tone?: Tone; children: ReactNode }) {
   return (
-    <span className={cn("inline-flex w-fit items-center whitespace-nowrap rounded-full border px-2 py-0.5 text-xs font-medium", TONES[tone])}>
+    <span
+      className={cn(
+        "inline-flex w-fit items-center whitespace-nowrap rounded-full border px-2 py-0.5 text-xs font-medium",
+        TONES[tone],
+      )}
+    >
       {children}
     </span>
   );

@@ -5,7 +5,15 @@ export function Card({ className, children }: { className?: string; children: Re
   return <section className={cn("rounded-lg border border-line bg-surface p-5", className)}>{children}</section>;
 }
 
-export function CardHeader({ title, description, actions }: { title: string; description?: string; actions?: ReactNode }) {
+export function CardHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: string;
+  actions?: ReactNode;
+}) {
   return (
     <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
       <div>
@@ -17,7 +25,15 @@ export function CardHeader({ title, description, actions }: { title: string; des
   );
 }
 
-export function PageHeader({ title, description, actions }: { title: string; description?: string; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: string;
+  actions?: ReactNode;
+}) {
   return (
     <header className="mb-6 flex flex-wrap items-end justify-between gap-4">
       <div>

@@ -18,7 +18,15 @@ export function Select({ className, ...props }: ComponentProps<"select">) {
  * A labelled form control. The label points at the control with htmlFor (instead of wrapping
  * it) so the control's accessible name is exactly the label, not the label plus option texts.
  */
-export function Field({ label, hint, children }: { label: string; hint?: string; children: ReactElement<{ id?: string }> }) {
+export function Field({
+  label,
+  hint,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  children: ReactElement<{ id?: string }>;
+}) {
   const generated = useId();
   const id = children.props.id ?? generated;
   return (

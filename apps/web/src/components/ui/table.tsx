@@ -14,7 +14,10 @@ export function Table({ children, label }: { children: ReactNode; label: string 
 export function Th({ className, ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
   return (
     <th
-      className={cn("border-b border-line bg-surface-2 px-4 py-2 text-left text-xs font-semibold uppercase tracking-wide text-muted", className)}
+      className={cn(
+        "border-b border-line bg-surface-2 px-4 py-2 text-left text-xs font-semibold uppercase tracking-wide text-muted",
+        className,
+      )}
       {...props}
     />
   );

@@ -43,7 +43,11 @@ export function assertCan(access: ProjectAccess, permission: Permission): void {
   }
   // Launching GPU/CPU jobs with a token needs the explicit LAUNCH scope (a reviewer's WRITE
   // token must not start training).
-  if (permission === "runs.launch" && access.principal.kind === "token" && !access.principal.scopes.includes("LAUNCH")) {
+  if (
+    permission === "runs.launch" &&
+    access.principal.kind === "token" &&
+    !access.principal.scopes.includes("LAUNCH")
+  ) {
     throw new ForbiddenError("This API token lacks the LAUNCH scope");
   }
 }

@@ -16,7 +16,11 @@ export default function ProjectOverviewPage() {
   const live = useLiveRuns(projectId);
   const stats = [
     { label: "Videos", value: project.data?.videoCount, href: `/projects/${projectId}/videos` },
-    { label: "Ready videos", value: videos.data?.filter((v) => v.status === "READY").length, href: `/projects/${projectId}/videos` },
+    {
+      label: "Ready videos",
+      value: videos.data?.filter((v) => v.status === "READY").length,
+      href: `/projects/${projectId}/videos`,
+    },
     { label: "Jobs", value: project.data?.runCount, href: `/projects/${projectId}/jobs` },
     { label: "Members", value: project.data?.memberCount, href: `/projects/${projectId}/members` },
   ];
@@ -25,7 +29,11 @@ export default function ProjectOverviewPage() {
       {project.data?.description && <p className="text-sm text-muted">{project.data.description}</p>}
       <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
         {stats.map((s) => (
-          <Link key={s.label} href={s.href} className="rounded-lg border border-line bg-surface p-4 hover:border-accent">
+          <Link
+            key={s.label}
+            href={s.href}
+            className="rounded-lg border border-line bg-surface p-4 hover:border-accent"
+          >
             <p className="text-xs uppercase tracking-wide text-muted">{s.label}</p>
             <p className="mt-1 text-2xl font-semibold tabular-nums">{s.value ?? "…"}</p>
           </Link>

@@ -75,7 +75,11 @@ export default function JobsPage() {
                 <Progress value={r.progress} label={`Progress of ${r.name}`} />
               </Td>
               <Td className="max-w-sm text-xs">
-                {r.error ? <span className="text-danger">{r.error}</span> : <span className="text-muted">{r.message ?? ""}</span>}
+                {r.error ? (
+                  <span className="text-danger">{r.error}</span>
+                ) : (
+                  <span className="text-muted">{r.message ?? ""}</span>
+                )}
               </Td>
               <Td className="text-muted">{r.createdBy ?? "—"}</Td>
               <Td className="text-muted">{timeAgo(r.createdAt)}</Td>

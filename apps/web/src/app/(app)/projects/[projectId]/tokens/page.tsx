@@ -86,7 +86,10 @@ export default function TokensPage() {
           <div className="mt-4 flex flex-col gap-2">
             <Alert tone="success">Copy this token now. It is shown only once and cannot be recovered.</Alert>
             <div className="flex gap-2">
-              <code data-testid="new-token" className="flex-1 overflow-x-auto rounded-md border border-line bg-surface-2 px-3 py-2 font-mono text-xs">
+              <code
+                data-testid="new-token"
+                className="flex-1 overflow-x-auto rounded-md border border-line bg-surface-2 px-3 py-2 font-mono text-xs"
+              >
                 {secret}
               </code>
               <Button variant="secondary" onClick={() => void navigator.clipboard?.writeText(secret)}>

@@ -60,7 +60,12 @@ export default function VideosPage() {
               <Td className="py-1.5">
                 <div className="h-[54px] w-24 overflow-hidden rounded bg-surface-2">
                   {v.hasThumbnail && (
-                    <img src={`/api/videos/${v.id}/thumbnail`} alt={`Thumbnail of ${v.name}`} className="h-full w-full object-cover" loading="lazy" />
+                    <img
+                      src={`/api/videos/${v.id}/thumbnail`}
+                      alt={`Thumbnail of ${v.name}`}
+                      className="h-full w-full object-cover"
+                      loading="lazy"
+                    />
                   )}
                 </div>
               </Td>
@@ -85,7 +90,9 @@ export default function VideosPage() {
               <Td className="text-muted">{timeAgo(v.createdAt)}</Td>
             </tr>
           ))}
-          {videos.data?.length === 0 && <EmptyRow colSpan={7}>{query ? `No video matches “${query}”.` : "No videos yet."}</EmptyRow>}
+          {videos.data?.length === 0 && (
+            <EmptyRow colSpan={7}>{query ? `No video matches “${query}”.` : "No videos yet."}</EmptyRow>
+          )}
         </tbody>
       </Table>
     </div>

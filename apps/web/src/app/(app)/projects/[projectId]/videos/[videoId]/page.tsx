@@ -57,11 +57,14 @@ export default function VideoPage() {
     [params, router],
   );
 
-  const seek = useCallback((t: number) => {
-    const clamped = Math.min(Math.max(0, t), duration);
-    player.current?.currentTime(clamped);
-    setTime(clamped);
-  }, [duration]);
+  const seek = useCallback(
+    (t: number) => {
+      const clamped = Math.min(Math.max(0, t), duration);
+      player.current?.currentTime(clamped);
+      setTime(clamped);
+    },
+    [duration],
+  );
 
   const actions = useMemo(
     () => ({
@@ -184,11 +187,20 @@ export default function VideoPage() {
           </Card>
         </div>
       ) : (
-        v.status !== "FAILED" && <Alert tone="info">This video is still being processed ({v.status.toLowerCase()}).</Alert>
+        v.status !== "FAILED" && (
+          <Alert tone="info">This video is still being processed ({v.status.toLowerCase()}).</Alert>
+        )
       )}
       {help && (
         <Card className="fixed right-6 bottom-6 z-20 w-80 shadow-xl">
-          <CardHeader title="Keyboard shortcuts" actions={<Button size="sm" variant="ghost" onClick={() => setHelp(false)}>Close</Button>} />
+          <CardHeader
+            title="Keyboard shortcuts"
+            actions={
+              <Button size="sm" variant="ghost" onClick={() => setHelp(false)}>
+                Close
+              </Button>
+            }
+          />
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
             {VIDEO_HOTKEYS.map(([key, what]) => (
               <div key={key} className="contents">
