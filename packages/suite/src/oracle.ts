@@ -211,7 +211,11 @@ export function decide(q: SuiteQuestion, k: Knowledge, p: Priors): Decision {
       const endKnown = hi === k.duration - 1 || after === hi + 1 || lo + p.maxEventS <= hi + 1;
       if (startKnown && endKnown) {
         const range = formatRange(lo, hi + 1);
-        const edges = [lo > 0 ? `not at ${lo - 1} s` : "from the very start", hi + 1 < k.duration ? `gone at ${hi + 1} s` : "until the end"];
+        const longest = `no shape lasts longer than ${p.maxEventS} s`;
+        const edges = [
+          lo === 0 ? "from the very start" : before === lo - 1 ? `not yet at ${lo - 1} s` : longest,
+          hi === k.duration - 1 ? "until the end" : after === hi + 1 ? `gone at ${hi + 1} s` : longest,
+        ];
         return {
           kind: "answer",
           answer: range,

@@ -3,6 +3,8 @@ import { assertCan, projects } from "@paravt/shared/server";
 import { z } from "zod";
 import { createTRPCRouter, projectOwnerProcedure, projectProcedure, protectedProcedure } from "../../trpc";
 
+const ok = z.object({ ok: z.literal(true) });
+
 export const projectsRouter = createTRPCRouter({
   list: protectedProcedure.output(z.array(projectOutput)).query(({ ctx }) => {
     // A token is scoped to one project: it lists that project only.
@@ -24,7 +26,7 @@ export const projectsRouter = createTRPCRouter({
       assertCan(ctx.access, "project.update");
       return projects.updateProject(ctx.access, { name: input.name, description: input.description });
     }),
-  delete: projectOwnerProcedure.mutation(async ({ ctx }) => {
+  delete: projectOwnerProcedure.output(ok).mutation(async ({ ctx }) => {
     await projects.deleteProject(ctx.access);
     return { ok: true as const };
   }),
