@@ -170,6 +170,37 @@ describe("job lifecycle", () => {
     expect(row.error).toMatch(/videoId/);
   });
 
+  it("cancels a running render: ffmpeg stops, no file appears, the worker is free again", async () => {
+    const access = await ownerAccess();
+    const { runId, video } = await videos.createDemoVideo(access, { durationS: 1800 });
+    for (;;) {
+      const r = await db().run.findUniqueOrThrow({ where: { id: runId } });
+      if (r.status === "RUNNING" && r.progress > 0.05) break;
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    const cancelledAt = Date.now();
+    await runs.cancelRun(access, runId);
+    // The next progress report (<= 250 ms apart) sees the cancel and aborts ffmpeg; the job
+    // then ends (BullMQ state "completed", result "cancelled") long before the render would.
+    const job = (await queue("cpu").getJob(runId))!;
+    for (;;) {
+      const state = await job.getState();
+      if (state === "completed" || state === "failed") break;
+      expect(Date.now() - cancelledAt).toBeLessThan(20_000);
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    expect((await queue("cpu").getJob(runId))!.returnvalue).toBe("cancelled");
+    const next = await videos.createDemoVideo(access, { durationS: 2 });
+    expect((await waitForRun(next.runId, 30_000)).status).toBe("SUCCEEDED");
+    const row = await db().video.findUniqueOrThrow({ where: { id: video.id } });
+    expect(row.status).toBe("PROCESSING");
+    await expect(fs.stat(row.path)).rejects.toThrow();
+    const files = await fs.readdir(path.dirname(row.path));
+    expect(files.filter((f) => f.includes(path.basename(row.path)))).toEqual([]);
+    const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
+    expect(run.status).toBe("CANCELLED");
+  });
+
   it("cancels a queued run: the job leaves the queue and never starts", async () => {
     const access = await ownerAccess();
     await Promise.all(workers.workers.map((w) => w.pause()));

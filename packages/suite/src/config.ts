@@ -41,7 +41,7 @@ export const SuiteConfigSchema = z
       .refine((t) => new Set(t).size === t.length, "templates must not repeat")
       .default([...TEMPLATES]),
     /** libx264 settings; see README "Encoding" for the measurement behind the defaults. */
-    crf: z.number().int().min(0).max(51).default(20),
+    crf: z.number().int().min(0).max(51).default(23),
     preset: z
       .enum(["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow"])
       .default("veryfast"),

@@ -30,15 +30,34 @@ export function ffmpegBinary(): string {
 }
 
 /** Runs ffmpeg with `args`; rejects with the tail of its stderr when it exits non-zero. */
-export function runFfmpeg(args: readonly string[], opts: { signal?: AbortSignal } = {}): Promise<void> {
+export function runFfmpeg(
+  args: readonly string[],
+  opts: { signal?: AbortSignal; onTime?: (seconds: number) => void } = {},
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegBinary(), ["-hide_banner", "-nostdin", "-loglevel", "error", ...args], {
-      stdio: ["ignore", "ignore", "pipe"],
+    // `-progress pipe:1` makes ffmpeg print `out_time_ms=<microseconds>` lines on stdout as it
+    // encodes: real progress for long jobs instead of a guess.
+    const progress = opts.onTime ? ["-progress", "pipe:1", "-nostats"] : [];
+    const child = spawn(ffmpegBinary(), ["-hide_banner", "-nostdin", "-loglevel", "error", ...progress, ...args], {
+      stdio: ["ignore", opts.onTime ? "pipe" : "ignore", "pipe"],
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
+    if (opts.onTime && child.stdout) {
+      let pending = "";
+      child.stdout.setEncoding("utf8");
+      child.stdout.on("data", (chunk: string) => {
+        pending += chunk;
+        const lines = pending.split("\n");
+        pending = lines.pop() ?? "";
+        for (const line of lines) {
+          const m = /^out_time_ms=(\d+)/.exec(line);
+          if (m) opts.onTime!(Number(m[1]) / 1e6);
+        }
+      });
+    }
     let stderr = "";
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
+    child.stderr!.setEncoding("utf8");
+    child.stderr!.on("data", (chunk: string) => {
       stderr = (stderr + chunk).slice(-4000);
     });
     child.on("error", reject);

@@ -26,6 +26,21 @@ function boxOrder(buf: Buffer): string[] {
 }
 
 describe("generateTestVideo", () => {
+  it("reports real encoding progress, rising to the whole duration", async () => {
+    const seen: number[] = [];
+    await generateTestVideo(join(dir, "progress.mp4"), {
+      durationS: 20,
+      width: 128,
+      height: 72,
+      fps: 10,
+      onProgress: (f) => seen.push(f),
+    });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen).toEqual([...seen].sort((x, y) => x - y));
+    expect(seen.every((f) => f >= 0 && f <= 1)).toBe(true);
+    expect(seen.at(-1)).toBeGreaterThan(0.9);
+  });
+
   it("is deterministic and browser-playable (H.264 yuv420p, index first)", async () => {
     const opts = { durationS: 2, width: 128, height: 72, fps: 15, pattern: "frame-index" as const, audio: true };
     const [a, b] = await Promise.all([

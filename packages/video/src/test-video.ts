@@ -31,6 +31,8 @@ export interface TestVideoOptions {
   /** Moves the index (moov) to the front so browsers can start playing before the download ends. Default true. */
   faststart?: boolean;
   signal?: AbortSignal;
+  /** Called with the fraction (0..1) of the video encoded so far. */
+  onProgress?: (fraction: number) => void;
 }
 
 /** Bits of the frame-index barcode: 16 blocks => frame numbers up to 65535. */
@@ -114,7 +116,15 @@ export async function generateTestVideo(out: string, opts: TestVideoOptions): Pr
       const target = tmp(n);
       written.push(target);
       const args = pass.map((a) => (a === "{in}" ? previous : a));
-      await runFfmpeg([...args, "-f", "mp4", target], opts.signal ? { signal: opts.signal } : {});
+      // Only the first pass encodes; the others are quick stream copies.
+      const onTime =
+        n === 0 && opts.onProgress
+          ? (t: number) => opts.onProgress!(Math.min(1, Math.max(0, t / opts.durationS)))
+          : undefined;
+      await runFfmpeg([...args, "-f", "mp4", target], {
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(onTime ? { onTime } : {}),
+      });
       previous = target;
     }
     await rename(previous, out);

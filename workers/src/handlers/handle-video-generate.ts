@@ -16,6 +16,9 @@ export const handleVideoGenerate: JobHandler<"video.generate"> = async ({ videoI
   // Render to a temporary name and rename, so a killed worker never leaves a half file at the
   // path the row points to; a retry simply renders again.
   const tmp = `${video.path}.${process.pid}.tmp.mp4`;
+  // A cancel seen by a progress report stops ffmpeg instead of rendering to the end.
+  const abort = new AbortController();
+  let stopReason: unknown = null;
   try {
     await generateTestVideo(tmp, {
       durationS: requested,
@@ -24,8 +27,17 @@ export const handleVideoGenerate: JobHandler<"video.generate"> = async ({ videoI
       fps: 10,
       // ~2 s keyframe interval, as the demo streams; the scrubber seeks by keyframe.
       keyframeIntervalS: 2,
+      signal: abort.signal,
+      // ffmpeg's own progress; writes are throttled by ctx.progress.
+      onProgress: (f) =>
+        void ctx.progress(0.05 + 0.85 * f).catch((err: unknown) => {
+          stopReason ??= err;
+          abort.abort();
+        }),
     });
     await fs.rename(tmp, video.path);
+  } catch (err) {
+    throw stopReason ?? err;
   } finally {
     await fs.rm(tmp, { force: true });
   }
