@@ -1,11 +1,22 @@
 // Idempotent demo data for `npm start`: a demo user, a demo project and a few generated videos
 // (rendered by the workers through the queue, so the jobs page shows them live).
 import { auth } from "@paravt/auth";
-import { closeEventBus, closeQueues, db, projectAccess, projects, redis, videos } from "@paravt/shared/server";
+import {
+  closeEventBus,
+  closeQueues,
+  datasets,
+  db,
+  projectAccess,
+  projects,
+  redis,
+  videos,
+} from "@paravt/shared/server";
 
 export const DEMO_USER = { email: "demo@paravt.local", password: "paravt-demo", name: "Demo Researcher" };
 const DEMO_PROJECT = "Demo: needle in a long video";
 const DEMO_VIDEOS = [20, 45, 90];
+// A small needle suite: 3 videos of 1-2 minutes, 9 questions, rendered by the workers.
+const DEMO_SUITE = { name: "Demo needle suite (seed 1)", seed: 1, count: 3, minMinutes: 1, maxMinutes: 2 };
 
 async function main(): Promise<void> {
   let user = await db().user.findUnique({ where: { email: DEMO_USER.email } });
@@ -31,6 +42,10 @@ async function main(): Promise<void> {
       await videos.createDemoVideo(access, { name: `demo-${durationS}s.mp4`, durationS });
     }
     console.log(`seed: queued ${DEMO_VIDEOS.length} demo videos`);
+  }
+  if ((await db().dataset.count({ where: { projectId: project.id } })) === 0) {
+    await datasets.generateSuite(access, DEMO_SUITE);
+    console.log(`seed: queued the demo needle suite (${DEMO_SUITE.count} videos)`);
   }
 }
 

@@ -164,3 +164,27 @@ describe("runs", () => {
     expect(await codeOf(a.asOwner.runs.byId({ projectId: b.id, runId }))).toBe("NOT_FOUND");
   });
 });
+
+describe("datasets", () => {
+  it("lets editors generate suites; viewers read; strangers see nothing; names are unique", async () => {
+    const fx = await projectWithRoleCallers();
+    const input = { projectId: fx.project.id, name: "suite A", seed: 1, count: 2, minMinutes: 1, maxMinutes: 2 };
+    expect(await codeOf(fx.asViewer.datasets.generateSuite(input))).toBe("FORBIDDEN");
+    const { dataset, runId } = await fx.asEditor.datasets.generateSuite(input);
+    expect(dataset).toMatchObject({ name: "suite A", sampleCount: 0 });
+    expect(await fx.asViewer.runs.byId({ projectId: fx.project.id, runId })).toMatchObject({
+      jobName: "suite.generate",
+    });
+    expect((await fx.asViewer.datasets.list({ projectId: fx.project.id })).map((d) => d.id)).toEqual([dataset.id]);
+    expect(await codeOf(fx.asEditor.datasets.generateSuite(input))).toBe("CONFLICT");
+    expect(await codeOf(fx.asOutsider.datasets.list({ projectId: fx.project.id }))).toBe("NOT_FOUND");
+    expect(await codeOf(fx.asOutsider.datasets.byId({ projectId: fx.project.id, datasetId: dataset.id }))).toBe(
+      "NOT_FOUND",
+    );
+    expect(await codeOf(fx.asEditor.datasets.generateSuite({ ...input, name: "b", count: 0 }))).toBe("BAD_REQUEST");
+    expect(
+      await codeOf(fx.asEditor.datasets.generateSuite({ ...input, name: "c", minMinutes: 5, maxMinutes: 2 })),
+    ).toBe("BAD_REQUEST");
+    await fx.asEditor.runs.cancel({ projectId: fx.project.id, runId });
+  });
+});

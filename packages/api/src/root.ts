@@ -1,4 +1,5 @@
 // Table of contents of the tRPC API.
+import { datasetsRouter } from "./routers/datasets/router";
 import { membersRouter } from "./routers/members/router";
 import { projectsRouter } from "./routers/projects/router";
 import { runsRouter } from "./routers/runs/router";
@@ -12,6 +13,7 @@ export const appRouter = createTRPCRouter({
   tokens: tokensRouter,
   runs: runsRouter,
   videos: videosRouter,
+  datasets: datasetsRouter,
 });
 
 export type AppRouter = typeof appRouter;

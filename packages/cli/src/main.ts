@@ -1,9 +1,13 @@
 import type { CliIo, Command } from "./command";
 import { parseCommand } from "./commands/parse";
 import { rewardCommand } from "./commands/reward";
+import { suiteCommand } from "./commands/suite";
 
 /** Every subcommand, in the order `paravt --help` lists them. */
-export const COMMANDS: readonly Command[] = [rewardCommand, parseCommand];
+export const COMMANDS: readonly Command[] = [rewardCommand, parseCommand, suiteCommand];
+
+/** Commands that read their own arguments; the others take none. */
+const TAKES_ARGUMENTS: ReadonlySet<Command> = new Set([suiteCommand]);
 
 const HELP_FLAGS = new Set(["-h", "--help"]);
 
@@ -52,7 +56,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stdout.write(command.help);
     return 0;
   }
-  if (rest.length > 0) {
+  if (rest.length > 0 && !TAKES_ARGUMENTS.has(command)) {
     io.stderr.write(`paravt ${name}: unexpected argument "${rest[0]}"\n\n${command.help}`);
     return 2;
   }

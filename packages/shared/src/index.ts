@@ -7,3 +7,4 @@ export * from "./contracts/projects";
 export * from "./contracts/tokens";
 export * from "./contracts/runs";
 export * from "./contracts/videos";
+export * from "./contracts/datasets";

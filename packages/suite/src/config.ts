@@ -42,9 +42,7 @@ export const SuiteConfigSchema = z
       .default([...TEMPLATES]),
     /** libx264 settings; see README "Encoding" for the measurement behind the defaults. */
     crf: z.number().int().min(0).max(51).default(23),
-    preset: z
-      .enum(["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow"])
-      .default("veryfast"),
+    preset: z.enum(["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow"]).default("veryfast"),
   })
   .superRefine((c, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });

@@ -241,7 +241,10 @@ function layoutAttempt(
     return a;
   };
   const positionAnswer = has("scene_position")
-    ? take({ color: deck("scene_position", "color", SHAPE_COLORS), shape: deck("scene_position", "shape", SHAPES) }, false)
+    ? take(
+        { color: deck("scene_position", "color", SHAPE_COLORS), shape: deck("scene_position", "shape", SHAPES) },
+        false,
+      )
     : null;
   const afterAnswer = has("after")
     ? take({ color: deck("after", "color", SHAPE_COLORS), shape: deck("after", "shape", SHAPES) }, false)
@@ -280,7 +283,12 @@ function layoutAttempt(
   if (colorAnswer && exclusive) {
     if (timeline.place(rng, lengths, [exclusive], needle(colorAnswer))) {
       const others = SHAPE_COLORS.filter((c) => c !== colorAnswer.color);
-      const options = arrange(rng, colorAnswer.color, rng.shuffle(others).slice(0, 3), LETTERS.indexOf(deck("scene_color", "letter", LETTERS)));
+      const options = arrange(
+        rng,
+        colorAnswer.color,
+        rng.shuffle(others).slice(0, 3),
+        LETTERS.indexOf(deck("scene_color", "letter", LETTERS)),
+      );
       drafts.push({
         slot: slotOf("scene_color"),
         q: { template: "scene_color", params: { scene: exclusive.color } },

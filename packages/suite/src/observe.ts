@@ -135,29 +135,37 @@ export function summarizeFrames(times: readonly number[], frames: readonly Obser
   const first = times[0]!;
   const last = times[times.length - 1]!;
   const parts: string[] = [];
+  const span = (i: number, j: number) =>
+    i === j ? `at ${mmss(times[i]!)}` : `from ${mmss(times[i]!)} to ${mmss(times[j]!)}`;
   const scenes = runsOf(frames, (a, b) => a.scene === b.scene);
   if (scenes.length === 1) parts.push(`The background is ${scenes[0]![2].scene} throughout.`);
   else {
-    const pieces = scenes.map(([i, j, o]) => `${o.scene} from ${mmss(times[i]!)} to ${mmss(times[j]!)}`);
+    const pieces = scenes.map(([i, j, o]) => `${o.scene} ${span(i, j)}`);
     parts.push(`The background is ${pieces.slice(0, -1).join(", ")} and ${pieces[pieces.length - 1]}.`);
   }
   const shapes = runsOf(frames, (a, b) => sameShape(a.shape, b.shape)).filter(([, , o]) => o.shape !== null);
   for (const [i, j, o] of shapes) {
     const s = o.shape!;
     const notes: string[] = [];
-    if (times[i] === first) notes.push("already visible in the first frame");
-    if (times[j] === last) notes.push("still visible in the last frame");
+    if (times.length > 1 && times[i] === first) notes.push("already visible in the first frame");
+    if (times.length > 1 && times[j] === last) notes.push("still visible in the last frame");
     const note = notes.length > 0 ? `, ${notes.join(" and ")}` : "";
-    parts.push(
-      `${article(s.color)} ${s.color} ${s.shape} is in the ${s.position} from ${mmss(times[i]!)} to ${mmss(times[j]!)}${note}.`,
-    );
+    parts.push(`${article(s.color)} ${s.color} ${s.shape} is in the ${s.position} ${span(i, j)}${note}.`);
   }
   parts.push(shapes.length === 0 ? "No shape appears in these frames." : "No other shape appears.");
   return parts.join(" ");
 }
 
-const SHAPE_SENTENCE = /(?:A|An) (\w+) (\w+) is in the ([a-z-]+) from (\d\d+:\d\d) to (\d\d+:\d\d)/g;
-const SCENE_PIECE = /(\w+) from (\d\d+:\d\d) to (\d\d+:\d\d)/g;
+// "from 00:40 to 00:44" or "at 00:40" (a single frame).
+const SPAN = "(?:from (\\d\\d+:\\d\\d) to (\\d\\d+:\\d\\d)|at (\\d\\d+:\\d\\d))";
+const SHAPE_SENTENCE = new RegExp(`(?:A|An) (\\w+) (\\w+) is in the ([a-z-]+) ${SPAN}`, "g");
+const SCENE_PIECE = new RegExp(`(\\w+) ${SPAN}`, "g");
+
+/** [first, last] second of a SPAN match whose groups start at `g`. */
+function spanOf(m: RegExpMatchArray, g: number): [number, number] {
+  const at = m[g + 2];
+  return at === undefined ? [parseMmss(m[g]!), parseMmss(m[g + 1]!)] : [parseMmss(at), parseMmss(at)];
+}
 
 /**
  * Reads a summary back into per-frame observations for the given frame times: the inverse of
@@ -169,22 +177,20 @@ export function parseSummary(summary: string, times: readonly number[]): Observa
   const sceneAt: (t: number) => SceneColor = (() => {
     const m = /^(\w+) throughout$/.exec(bg[1]!);
     if (m) return () => m[1] as SceneColor;
-    const pieces = [...bg[1]!.replace(/ and /g, ", ").matchAll(SCENE_PIECE)].map((p) => ({
-      scene: p[1] as SceneColor,
-      from: parseMmss(p[2]!),
-      to: parseMmss(p[3]!),
-    }));
+    const pieces = [...bg[1]!.replace(/ and /g, ", ").matchAll(SCENE_PIECE)].map((p) => {
+      const [from, to] = spanOf(p, 2);
+      return { scene: p[1] as SceneColor, from, to };
+    });
     return (t: number) => {
       const p = pieces.find((x) => slotOf(t) >= x.from && slotOf(t) <= x.to);
       if (!p) throw new Error(`summary does not say the background at ${mmss(t)}`);
       return p.scene;
     };
   })();
-  const shapes = [...summary.matchAll(SHAPE_SENTENCE)].map((m) => ({
-    shape: { color: m[1] as ShapeColor, shape: m[2] as Shape, position: m[3] as Position },
-    from: parseMmss(m[4]!),
-    to: parseMmss(m[5]!),
-  }));
+  const shapes = [...summary.matchAll(SHAPE_SENTENCE)].map((m) => {
+    const [from, to] = spanOf(m, 4);
+    return { shape: { color: m[1] as ShapeColor, shape: m[2] as Shape, position: m[3] as Position }, from, to };
+  });
   return times.map((t) => {
     const hit = shapes.find((x) => slotOf(t) >= x.from && slotOf(t) <= x.to);
     return { scene: sceneAt(t), shape: hit ? hit.shape : null };

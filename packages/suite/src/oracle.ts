@@ -15,15 +15,7 @@
 import { computeReward, PARA_GRPO } from "@paravt/protocol";
 import { cropTimestamps, overviewTimestamps } from "@paravt/video/sampling";
 import type { OverviewK, SuiteConfig } from "./config";
-import {
-  Knowledge,
-  mmss,
-  observe,
-  parseSummary,
-  summarizeFrames,
-  type Observation,
-  type SeenShape,
-} from "./observe";
+import { Knowledge, mmss, observe, parseSummary, summarizeFrames, type Observation, type SeenShape } from "./observe";
 import { appearanceName, type Appearance, type SceneColor } from "./palette";
 import type { CropCall, OracleRow, SubAgentSample, SuiteQuestion, Turn, VideoAnnotation } from "./schemas";
 import { formatRange, LETTERS } from "./templates";
@@ -37,8 +29,7 @@ export const MAX_WINDOW_S = 16;
 export type Priors = Pick<SuiteConfig, "minEventS" | "maxEventS" | "minGapS" | "minSceneS">;
 
 type Decision =
-  | { kind: "answer"; answer: string; reason: string }
-  | { kind: "scan"; runs: [number, number][]; reason: string };
+  { kind: "answer"; answer: string; reason: string } | { kind: "scan"; runs: [number, number][]; reason: string };
 
 const isLook = (a: Appearance) => (o: Observation) =>
   o.shape !== null && o.shape.shape === a.shape && o.shape.color === a.color;
@@ -141,7 +132,13 @@ export function decide(q: SuiteQuestion, k: Knowledge, p: Priors): Decision {
       const name = appearanceName(look);
       const groups = groupSlots(k, k.seen(isLook(look)));
       const runs = k.unseenRuns(hide);
-      const so = groups.length === 0 ? `No frame I have seen shows a ${name}` : `I see a ${name} at ${listTimes(k, groups.map((g) => g[0]))}`;
+      const so =
+        groups.length === 0
+          ? `No frame I have seen shows a ${name}`
+          : `I see a ${name} at ${listTimes(
+              k,
+              groups.map((g) => g[0]),
+            )}`;
       if (runs.length > 0) {
         return {
           kind: "scan",
@@ -169,7 +166,7 @@ export function decide(q: SuiteQuestion, k: Knowledge, p: Priors): Decision {
         return {
           kind: "scan",
           runs,
-          reason: `None of the four shapes (${names.join(", ")}) is in the frames I have seen, so I will look through the stretches between them: ${listRuns(runs)}.`,
+          reason: `None of the four shapes (${names.join(", ")}) is in the frames I have seen, so I will look through the stretches between my frames: ${listRuns(runs)}.`,
         };
       }
       const best = seenIdx.reduce((x, y) => (firsts[y]! < firsts[x]! ? y : x));
@@ -265,22 +262,33 @@ export function decide(q: SuiteQuestion, k: Knowledge, p: Priors): Decision {
   }
 }
 
-/** Covers runs (in priority order) with windows of at most MAX_WINDOW_S seconds, merging nearby runs. */
+/**
+ * Windows of at most MAX_WINDOW_S seconds that cover every second of `runs`, left to right:
+ * the fewest windows, then the fewest seconds cropped, then the most even lengths (dynamic
+ * programming over the seconds to cover; a window always starts and ends on one of them).
+ */
 export function coverRuns(runs: readonly [number, number][]): CropCall[] {
-  const out: CropCall[] = [];
-  for (const [a, b] of runs) {
-    let s = a;
-    while (s < b) {
-      const last = out[out.length - 1];
-      if (last && s >= last.end && s < last.start + MAX_WINDOW_S) {
-        last.end = Math.min(b, last.start + MAX_WINDOW_S);
-        s = last.end;
-        continue;
-      }
-      const e = Math.min(b, s + MAX_WINDOW_S);
-      out.push({ start: s, end: e });
-      s = e;
+  const wanted = new Set<number>();
+  for (const [a, b] of runs) for (let s = a; s < b; s++) wanted.add(s);
+  const slots = [...wanted].sort((x, y) => x - y);
+  type Cost = { count: number; span: number; squares: number; from: number };
+  const better = (x: Cost, y: Cost | undefined) =>
+    !y || x.count !== y.count ? !y || x.count < y.count : x.span !== y.span ? x.span < y.span : x.squares < y.squares;
+  const best: (Cost | undefined)[] = new Array<Cost | undefined>(slots.length + 1).fill(undefined);
+  best[0] = { count: 0, span: 0, squares: 0, from: -1 };
+  for (let i = 0; i < slots.length; i++) {
+    const here = best[i];
+    if (!here) continue;
+    for (let j = i + 1; j <= slots.length && slots[j - 1]! - slots[i]! < MAX_WINDOW_S; j++) {
+      const len = slots[j - 1]! - slots[i]! + 1;
+      const cost = { count: here.count + 1, span: here.span + len, squares: here.squares + len * len, from: i };
+      if (better(cost, best[j])) best[j] = cost;
     }
+  }
+  const out: CropCall[] = [];
+  for (let j = slots.length; j > 0; j = best[j]!.from) {
+    const i = best[j]!.from;
+    out.unshift({ start: slots[i]!, end: slots[j - 1]! + 1 });
   }
   return out;
 }
@@ -293,7 +301,8 @@ export function toolCallText(video: string, c: CropCall): string {
 /** The sub-agent prompt of SPEC §1.4: the window in MM:SS, its length, and the task. */
 export function subAgentPrompt(c: CropCall, frames: number): string {
   return (
-    `These ${frames} frames come from ${mmss(c.start)} to ${mmss(c.end)} of a video (${c.end - c.start} seconds, one frame per second). ` +
+    `${frames === 1 ? "This frame comes" : `These ${frames} frames come`} from ${mmss(c.start)} to ${mmss(c.end)} of a video ` +
+    `(${c.end - c.start} ${c.end - c.start === 1 ? "second" : "seconds"}, one frame per second). ` +
     "Summarize concisely and factually what happens in them: the background color, and every shape that appears, " +
     "with its color, its position in the frame and the first and last time it is visible (MM:SS)."
   );

@@ -26,7 +26,12 @@ export function cellGeometry(g: FrameGeometry, position: SeenShape["position"]) 
     cx: (col + 0.5) * cw,
     cy: (row + 0.5) * ch,
     r: 0.4 * Math.min(cw, ch),
-    cell: { x0: Math.round(col * cw), y0: Math.round(row * ch), x1: Math.round((col + 1) * cw), y1: Math.round((row + 1) * ch) },
+    cell: {
+      x0: Math.round(col * cw),
+      y0: Math.round(row * ch),
+      x1: Math.round((col + 1) * cw),
+      y1: Math.round((row + 1) * ch),
+    },
   };
 }
 
@@ -61,14 +66,18 @@ export function renderFrame(a: VideoAnnotation, t: number, out?: Buffer): Buffer
   for (let y = 0; y < h; y++) rowGain[y] = 0.85 + (0.25 * (y + 0.5)) / h;
   const colGain = new Float64Array(w);
   for (let x = 0; x < w; x++) colGain[x] = 1 + 0.08 * Math.sin(2 * Math.PI * (t / 40 + (x + 0.5) / w));
+  // A clamped view rounds and clamps on store (the hot loop of generation: ~20k pixels a frame).
+  const px = new Uint8ClampedArray(buf.buffer, buf.byteOffset, w * h * 3);
   let i = 0;
   for (let y = 0; y < h; y++) {
-    const ry = rowGain[y]!;
+    const r = base[0] * rowGain[y]!;
+    const g = base[1] * rowGain[y]!;
+    const b = base[2] * rowGain[y]!;
     for (let x = 0; x < w; x++) {
-      const gain = ry * colGain[x]!;
-      buf[i++] = Math.min(255, Math.round(base[0] * gain));
-      buf[i++] = Math.min(255, Math.round(base[1] * gain));
-      buf[i++] = Math.min(255, Math.round(base[2] * gain));
+      const c = colGain[x]!;
+      px[i++] = r * c;
+      px[i++] = g * c;
+      px[i++] = b * c;
     }
   }
   if (seen.shape) {

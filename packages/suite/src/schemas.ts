@@ -2,7 +2,7 @@
 // reader (read-suite.ts) validates every file against them. TypeScript types derive from here.
 
 import { z } from "zod";
-import { OVERVIEW_KS, SuiteConfigSchema, TEMPLATES } from "./config";
+import { OVERVIEW_KS, SuiteConfigSchema } from "./config";
 import { POSITIONS, SCENE_COLORS, SHAPE_COLORS, SHAPES } from "./palette";
 
 /** Bumped whenever the same (seed, count, config) would produce different files. */
@@ -72,7 +72,10 @@ export const AnnotationSchema = z
 export type VideoAnnotation = z.output<typeof AnnotationSchema>;
 
 const visibleAtK = z.strictObject(
-  Object.fromEntries(OVERVIEW_KS.map((k) => [String(k), z.boolean()])) as Record<`${(typeof OVERVIEW_KS)[number]}`, z.ZodBoolean>,
+  Object.fromEntries(OVERVIEW_KS.map((k) => [String(k), z.boolean()])) as Record<
+    `${(typeof OVERVIEW_KS)[number]}`,
+    z.ZodBoolean
+  >,
 );
 export type VisibleAtK = z.output<typeof visibleAtK>;
 
@@ -169,7 +172,7 @@ export const OracleRowSchema = z.strictObject({
   questionId: id,
   videoId: id,
   video: relPath,
-  k: z.union(OVERVIEW_KS.map((k) => z.literal(k)) as [z.ZodLiteral<4>, z.ZodLiteral<8>, ...z.ZodLiteral<16 | 32 | 64>[]]),
+  k: z.union([z.literal(4), z.literal(8), z.literal(16), z.literal(32), z.literal(64)]),
   overviewTimestamps: z.array(z.number().min(0)).min(1),
   questionType: z.enum(["mcq", "tvg", "oe"]),
   answer: z.string().min(1),

@@ -143,8 +143,3 @@ export function questionText(q: TemplateParams, options: readonly string[] | nul
       return `${stem} Answer with its color and shape, in two words.`;
   }
 }
-
-/** The option texts of an mcq question before arrangement, in template order. */
-export function optionText(q: TemplateParams, option: Appearance | string): string {
-  return typeof option === "string" ? option : appearanceName(option);
-}

@@ -2,6 +2,8 @@
 // is a type error.
 import type { JobName } from "@paravt/shared";
 import type { JobHandler } from "../job-context";
+import { handleDatasetImport } from "./handle-dataset-import";
+import { handleSuiteGenerate } from "./handle-suite-generate";
 import { handleVideoAssets } from "./handle-video-assets";
 import { handleVideoGenerate } from "./handle-video-generate";
 import { handleVideoProbe } from "./handle-video-probe";
@@ -10,4 +12,6 @@ export const HANDLERS = {
   "video.probe": handleVideoProbe,
   "video.assets": handleVideoAssets,
   "video.generate": handleVideoGenerate,
+  "suite.generate": handleSuiteGenerate,
+  "dataset.import": handleDatasetImport,
 } satisfies { [N in JobName]: JobHandler<N> };

@@ -26,6 +26,9 @@ export function useLiveRuns(projectId: string, onEvent?: (e: RunEvent) => void) 
           void queryClient.invalidateQueries({ queryKey: trpc.runs.list.queryKey() });
           void queryClient.invalidateQueries({ queryKey: trpc.videos.list.queryKey() });
           void queryClient.invalidateQueries({ queryKey: trpc.projects.byId.queryKey() });
+          void queryClient.invalidateQueries({ queryKey: trpc.datasets.list.queryKey() });
+          void queryClient.invalidateQueries({ queryKey: trpc.datasets.byId.queryKey() });
+          void queryClient.invalidateQueries({ queryKey: trpc.datasets.samples.queryKey() });
         },
       },
     ),

@@ -9,6 +9,7 @@ export function ProjectNav({ projectId, showOwnerTabs }: { projectId: string; sh
   const tabs = [
     { href: base, label: "Overview" },
     { href: `${base}/videos`, label: "Videos" },
+    { href: `${base}/datasets`, label: "Datasets" },
     { href: `${base}/jobs`, label: "Jobs" },
     { href: `${base}/members`, label: "Members" },
     ...(showOwnerTabs ? [{ href: `${base}/tokens`, label: "API tokens" }] : []),

@@ -26,6 +26,21 @@ export const JOB_CATALOG = {
     timeoutMs: 900_000,
     attempts: 3,
   },
+  "suite.generate": {
+    title: "Generate needle suite",
+    queue: "cpu",
+    // Seed, count and generator config live on the Run row (config); the dataset row is the target.
+    payload: runRef.extend({ datasetId: z.string().min(1) }),
+    timeoutMs: 3 * 3600_000,
+    attempts: 2,
+  },
+  "dataset.import": {
+    title: "Import dataset",
+    queue: "cpu",
+    payload: runRef.extend({ datasetId: z.string().min(1) }),
+    timeoutMs: 3600_000,
+    attempts: 2,
+  },
   "video.generate": {
     title: "Generate demo video",
     queue: "cpu",

@@ -14,3 +14,4 @@ export * as runs from "./services/runs";
 export * as videos from "./services/videos";
 export * from "./media-paths";
 export * from "./sniff";
+export * as datasets from "./services/datasets";

@@ -11,8 +11,12 @@ function isInside(child: string, parent: string): boolean {
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
-/** Accepts an absolute path or a file:// URI; returns the real path of the file. */
-export async function confineToMediaRoots(input: string, roots: readonly string[]): Promise<string> {
+/** Accepts an absolute path or a file:// URI; returns the real path of the file (or directory). */
+export async function confineToMediaRoots(
+  input: string,
+  roots: readonly string[],
+  kind: "file" | "directory" = "file",
+): Promise<string> {
   if (roots.length === 0) {
     throw new ValidationError("Registering videos by path is disabled: the server has no MEDIA_ROOTS configured");
   }
@@ -46,6 +50,7 @@ export async function confineToMediaRoots(input: string, roots: readonly string[
     throw new ValidationError(`${input} leads outside the media roots through a symbolic link`);
   }
   const stat = await fs.stat(real);
-  if (!stat.isFile()) throw new ValidationError(`${input} is not a regular file`);
+  if (kind === "file" && !stat.isFile()) throw new ValidationError(`${input} is not a regular file`);
+  if (kind === "directory" && !stat.isDirectory()) throw new ValidationError(`${input} is not a directory`);
   return real;
 }

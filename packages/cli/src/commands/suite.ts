@@ -1,0 +1,154 @@
+import { parseArgs } from "node:util";
+import type { CliIo, Command } from "../command";
+
+const HELP = `Usage: paravt suite generate --seed S --count N --out DIR [--min-minutes A] [--max-minutes B]
+
+Generates the long-video needle suite (@paravt/suite): N synthetic videos rendered and encoded
+to H.264 MP4, their exact annotations, questions (mcq / tvg / oe), oracle trajectories for
+cold-start SFT and SPEC §6 RL rows. Same seed, count and options -> same files.
+
+Options:
+  --seed S           non-negative integer (< 2^32)
+  --count N          number of videos (1-10000)
+  --out DIR          output directory (created; files of the same names are replaced)
+  --min-minutes A    shortest video in minutes (1-30, default 1)
+  --max-minutes B    longest video in minutes (1-30, default 3, or A when A > 3)
+
+Writes DIR/videos/<id>.mp4, DIR/annotations/<id>.json, DIR/questions.jsonl, DIR/oracle.jsonl,
+DIR/rl.jsonl and DIR/manifest.json (written last). Progress goes to stderr, one line per
+video; at the end one JSON line with the counts goes to stdout.
+
+Exit codes: 0 done, 1 generation failed, 2 bad arguments.
+
+Example:
+  paravt suite generate --seed 1 --count 20 --out var/suites/s1
+`;
+
+function integer(name: string, value: string | undefined, min: number, max: number): number {
+  const n = value === undefined ? NaN : Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new UsageError(`--${name} must be an integer in [${min}, ${max}] (got ${value ?? "nothing"})`);
+  }
+  return n;
+}
+
+function minutes(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 1 || n > 30)
+    throw new UsageError(`--${name} must be a number in [1, 30] (got ${value})`);
+  return n;
+}
+
+class UsageError extends Error {}
+
+interface GenerateArgs {
+  seed: number;
+  count: number;
+  out: string;
+  minMinutes?: number;
+  maxMinutes?: number;
+}
+
+function parseGenerate(args: readonly string[]): GenerateArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        seed: { type: "string" },
+        count: { type: "string" },
+        out: { type: "string" },
+        "min-minutes": { type: "string" },
+        "max-minutes": { type: "string" },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const v = parsed.values;
+  if (v.out === undefined || v.out === "") throw new UsageError("--out is required");
+  const min = minutes("min-minutes", v["min-minutes"]);
+  const max = minutes("max-minutes", v["max-minutes"]);
+  return {
+    seed: integer("seed", v.seed, 0, 0xffffffff),
+    count: integer("count", v.count, 1, 10_000),
+    out: v.out,
+    ...(min === undefined ? {} : { minMinutes: min }),
+    ...(max === undefined ? {} : { maxMinutes: max }),
+  };
+}
+
+const clock = (s: number) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+
+async function generate(args: readonly string[], io: CliIo): Promise<number> {
+  let opts: GenerateArgs;
+  try {
+    opts = parseGenerate(args);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr.write(`paravt suite generate: ${e.message}\n\n${HELP}`);
+    return 2;
+  }
+  // Loaded here, not at the top: the suite pulls in the video stack (node-av, sharp), which the
+  // JSON Lines commands must not pay for at start-up.
+  const { resolveConfig, writeSuite } = await import("@paravt/suite");
+  let config;
+  try {
+    config = resolveConfig({
+      ...(opts.minMinutes === undefined ? {} : { minMinutes: opts.minMinutes }),
+      // A lone --min-minutes above the default maximum raises the maximum with it.
+      ...(opts.maxMinutes !== undefined
+        ? { maxMinutes: opts.maxMinutes }
+        : opts.minMinutes !== undefined && opts.minMinutes > 3
+          ? { maxMinutes: opts.minMinutes }
+          : {}),
+    });
+  } catch (e) {
+    const issues = (e as { issues?: { message: string }[] }).issues;
+    io.stderr.write(`paravt suite generate: ${issues ? issues.map((i) => i.message).join("; ") : String(e)}\n`);
+    return 2;
+  }
+  const started = performance.now();
+  try {
+    const r = await writeSuite({
+      seed: opts.seed,
+      count: opts.count,
+      out: opts.out,
+      config,
+      onProgress: (p) =>
+        io.stderr.write(
+          `[${p.done}/${p.total}] ${p.videoId}: ${clock(p.durationS)} of video in ${p.seconds.toFixed(1)} s\n`,
+        ),
+    });
+    const c = r.manifest.counts;
+    const seconds = (performance.now() - started) / 1000;
+    io.stderr.write(
+      `wrote ${c.videos} videos (${clock(r.manifest.totalDurationS)} in all), ${c.questions} questions, ` +
+        `${c.oracle} oracle trajectories, ${c.rl} RL rows to ${opts.out} in ${seconds.toFixed(1)} s\n`,
+    );
+    io.stdout.write(JSON.stringify({ out: opts.out, totalDurationS: r.manifest.totalDurationS, ...c }) + "\n");
+    return 0;
+  } catch (e) {
+    io.stderr.write(`paravt suite generate: ${(e as Error).message}\n`);
+    return 1;
+  }
+}
+
+export const suiteCommand: Command = {
+  name: "suite",
+  summary: "generate the long-video needle suite (writes files; not JSON Lines)",
+  help: HELP,
+  run: async (args, io) => {
+    const [sub, ...rest] = args;
+    if (sub !== "generate") {
+      io.stderr.write(
+        `paravt suite: ${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`}\n\n${HELP}`,
+      );
+      return 2;
+    }
+    return generate(rest, io);
+  },
+};

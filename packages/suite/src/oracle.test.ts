@@ -1,0 +1,250 @@
+import {
+  computeReward,
+  formatReward,
+  hasParseableToolCall,
+  PARA_GRPO,
+  parseEvalToolCalls,
+  parseTrainingToolCalls,
+} from "@paravt/protocol";
+import { cropTimestamps, overviewTimestamps } from "@paravt/video/sampling";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG, OVERVIEW_KS } from "./config";
+import { Knowledge, observe, parseSummary, summarizeFrames } from "./observe";
+import { coverRuns, decide, MAX_CALLS_PER_TURN, MAX_TOOL_ROUNDS, MAX_WINDOW_S, oracleTrajectory } from "./oracle";
+import { planSuite } from "./plan";
+import { OracleRowSchema, type OracleRow, type VideoAnnotation } from "./schemas";
+import { visibleInOverview } from "./visibility";
+
+const plan = planSuite({ seed: 3, count: 40 });
+const videos = new Map(plan.videos.map((v) => [v.id, v]));
+const questions = new Map(plan.questions.map((q) => [q.id, q]));
+const assistantTurns = (o: OracleRow) => o.turns.filter((t) => t.role === "assistant").map((t) => t.content);
+const completion = (o: OracleRow) =>
+  o.turns
+    .slice(1)
+    .map((t) => t.content)
+    .join("\n");
+const fmt = (text: string) => formatReward(text, PARA_GRPO);
+
+describe("oracle trajectories (default config)", () => {
+  it("settle every question at every K", () => {
+    expect(plan.unsettled).toEqual([]);
+    expect(plan.oracle).toHaveLength(plan.questions.length * OVERVIEW_KS.length);
+    for (const o of plan.oracle) expect(OracleRowSchema.parse(o)).toEqual(o);
+  });
+
+  it("follow the protocol: think, then parallel crop calls the training parser reads back exactly", () => {
+    let parallel = 0;
+    for (const o of plan.oracle) {
+      const turns = assistantTurns(o);
+      expect(turns).toHaveLength(o.rounds.length + 1);
+      expect(o.rounds.length).toBeLessThanOrEqual(MAX_TOOL_ROUNDS);
+      expect(o.turns[0]).toMatchObject({ role: "user" });
+      expect(o.turns[0]!.content.startsWith("<video>\n")).toBe(true);
+      o.rounds.forEach((calls, r) => {
+        const text = turns[r]!;
+        expect(text.startsWith("<think>\n")).toBe(true);
+        const intended = calls.map((c) => ({
+          name: "crop_video",
+          arguments: { video_path: o.video, start_time: c.start, end_time: c.end },
+        }));
+        expect(parseTrainingToolCalls(text)).toEqual(intended);
+        expect(parseEvalToolCalls(text)).toEqual(intended);
+        expect(hasParseableToolCall(text)).toBe(true);
+        expect(calls.length).toBeLessThanOrEqual(MAX_CALLS_PER_TURN);
+        if (calls.length > 1) parallel++;
+        const d = videos.get(o.videoId)!.durationS;
+        for (const c of calls) {
+          expect(Number.isInteger(c.start) && Number.isInteger(c.end)).toBe(true);
+          expect(c.start).toBeGreaterThanOrEqual(0);
+          expect(c.end).toBeLessThanOrEqual(d);
+          expect(c.end - c.start).toBeGreaterThan(0);
+          expect(c.end - c.start).toBeLessThanOrEqual(MAX_WINDOW_S);
+        }
+        // The tool responses come back as one user turn, in call order (SPEC §1.5).
+        const responses = o.turns[2 + 2 * r]!;
+        expect(responses.role).toBe("user");
+        const subs = o.subAgents.filter((s) => s.round === r + 1);
+        expect(responses.content).toBe(subs.map((s) => `<tool_response>\n${s.summary}\n</tool_response>`).join("\n"));
+      });
+      const last = turns[turns.length - 1]!;
+      expect(parseTrainingToolCalls(last)).toEqual([]);
+      expect(last).toMatch(/^<think>\n[^<]{10,}\n<\/think>\n<answer>[^<]+<\/answer>$/);
+    }
+    expect(parallel).toBeGreaterThan(plan.oracle.length / 4);
+  });
+
+  it("earn full accuracy and the maximal format reward under PARA-GRPO", () => {
+    for (const o of plan.oracle) {
+      const q = questions.get(o.questionId)!;
+      const turns = assistantTurns(o);
+      const final = computeReward({ completion: turns[turns.length - 1]!, answer: q.answer, questionType: q.type });
+      expect(final.accReward).toBe(1);
+      expect(final.formatReward).toBe(1);
+      const full = computeReward({ completion: completion(o), answer: q.answer, questionType: q.type }, PARA_GRPO);
+      expect(full.accReward).toBe(1);
+      expect(full.formatReward).toBe(1);
+      expect(full.toolReward).toBe(o.rounds.length > 0 ? 0.8 : 0);
+      expect(o.reward).toEqual({ reward: full.reward, acc: 1, format: 1, tool: full.toolReward });
+      // A tool-call turn has no answer: 0.2 think + 0.5 * 0.4 anchor + 0.3 think-before-tool + 0.1 balance.
+      for (const t of turns.slice(0, -1)) expect(fmt(t)).toBeCloseTo(0.8, 12);
+    }
+  });
+
+  it("crop only what the overview leaves open, and answer from the overview when it settles the question", () => {
+    let noCrop = 0;
+    for (const o of plan.oracle) {
+      if (o.rounds.length === 0) noCrop++;
+      const q = questions.get(o.questionId)!;
+      // Seeing all the evidence is necessary for answering without a crop, except for `order`,
+      // where the earliest option can be certain without seeing the later ones.
+      if (o.rounds.length === 0 && q.template !== "order") expect(q.visibleAtK[o.k]).toBe(true);
+    }
+    expect(noCrop).toBeGreaterThan(0);
+    expect(noCrop).toBeLessThan(plan.oracle.length / 2);
+  });
+
+  it("decide from the frames seen only: hiding everything the overview misses changes no first turn", () => {
+    let compared = 0;
+    for (const q of plan.questions) {
+      const a = videos.get(q.videoId)!;
+      for (const k of OVERVIEW_KS) {
+        const twin: VideoAnnotation = { ...a, events: a.events.filter((e) => visibleInOverview(e, a.durationS, k)) };
+        const first = (v: VideoAnnotation) => {
+          const kn = new Knowledge(v.durationS);
+          for (const t of overviewTimestamps(v.durationS, k)) kn.see(t, observe(v, t));
+          return decide(q, kn, DEFAULT_CONFIG);
+        };
+        expect(first(twin)).toEqual(first(a));
+        compared++;
+      }
+    }
+    expect(compared).toBe(plan.questions.length * OVERVIEW_KS.length);
+  });
+
+  it("give sub-agent samples whose summaries say exactly what their frames show", () => {
+    for (const o of plan.oracle) {
+      const a = videos.get(o.videoId)!;
+      for (const s of o.subAgents) {
+        expect(s.timestamps).toEqual(cropTimestamps(s.start, s.end, a.durationS));
+        const frames = s.timestamps.map((t) => observe(a, t));
+        expect(s.summary).toBe(summarizeFrames(s.timestamps, frames));
+        expect(parseSummary(s.summary, s.timestamps)).toEqual(frames);
+        expect(s.prompt).toContain(`(${s.end - s.start} second`);
+        expect(s.summary.length).toBeLessThan(1500); // far below SPEC §1.5's 512-token cut
+        for (const e of a.events.filter((x) => x.start < s.end && x.end > s.start)) {
+          expect(s.summary).toContain(`${e.color} ${e.shape} is in the ${e.position}`);
+        }
+      }
+    }
+  });
+});
+
+describe("summaries", () => {
+  it("state backgrounds, shapes, positions and first/last visible times in MM:SS", () => {
+    const times = [58, 59, 60, 61, 62, 63];
+    const frames = [
+      {
+        scene: "gray" as const,
+        shape: { shape: "circle" as const, color: "orange" as const, position: "top-left" as const },
+      },
+      {
+        scene: "gray" as const,
+        shape: { shape: "circle" as const, color: "orange" as const, position: "top-left" as const },
+      },
+      { scene: "blue" as const, shape: null },
+      {
+        scene: "blue" as const,
+        shape: { shape: "square" as const, color: "red" as const, position: "center" as const },
+      },
+      { scene: "blue" as const, shape: null },
+      { scene: "blue" as const, shape: null },
+    ];
+    const text = summarizeFrames(times, frames);
+    expect(text).toBe(
+      "The background is gray from 00:58 to 00:59 and blue from 01:00 to 01:03. " +
+        "An orange circle is in the top-left from 00:58 to 00:59, already visible in the first frame. " +
+        "A red square is in the center at 01:01. No other shape appears.",
+    );
+    expect(parseSummary(text, times)).toEqual(frames);
+    expect(summarizeFrames([5], [{ scene: "teal", shape: null }])).toBe(
+      "The background is teal throughout. No shape appears in these frames.",
+    );
+    const one = summarizeFrames(
+      [7, 8],
+      [
+        { scene: "olive", shape: { shape: "cross", color: "white", position: "bottom-right" } },
+        { scene: "brown", shape: null },
+      ],
+    );
+    expect(one).toBe(
+      "The background is olive at 00:07 and brown at 00:08. " +
+        "A white cross is in the bottom-right at 00:07, already visible in the first frame. No other shape appears.",
+    );
+    expect(parseSummary(one, [7, 8])).toEqual([
+      { scene: "olive", shape: { shape: "cross", color: "white", position: "bottom-right" } },
+      { scene: "brown", shape: null },
+    ]);
+  });
+});
+
+describe("coverRuns", () => {
+  const covered = (ws: { start: number; end: number }[]) =>
+    ws.flatMap((w) => Array.from({ length: w.end - w.start }, (_, i) => w.start + i));
+
+  it("covers a long stretch with the fewest, evenly long windows of at most 16 s", () => {
+    const ws = coverRuns([[0, 40]]);
+    expect(ws).toHaveLength(3);
+    expect(covered(ws)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    const lengths = ws.map((w) => w.end - w.start);
+    expect(Math.max(...lengths) - Math.min(...lengths)).toBeLessThanOrEqual(1);
+  });
+
+  it("merges stretches that fit one window and never crops a stray second alone", () => {
+    expect(
+      coverRuns([
+        [3, 8],
+        [10, 15],
+        [30, 33],
+      ]),
+    ).toEqual([
+      { start: 3, end: 15 },
+      { start: 30, end: 33 },
+    ]);
+    // 17 s from first to last: two windows, each around one stretch, not 16 s + 1 s.
+    expect(
+      coverRuns([
+        [109, 117],
+        [118, 126],
+      ]),
+    ).toEqual([
+      { start: 109, end: 117 },
+      { start: 118, end: 126 },
+    ]);
+    expect(coverRuns([])).toEqual([]);
+  });
+});
+
+describe("oracle on long videos", () => {
+  it("is never wrong: it answers only what it settled, and reports the rest as unsettled", () => {
+    const long = planSuite({ seed: 5, count: 3, config: { minMinutes: 10, maxMinutes: 12 } });
+    expect(long.oracle.length + long.unsettled.length).toBe(long.questions.length * OVERVIEW_KS.length);
+    expect(long.unsettled.length).toBeGreaterThan(0);
+    const qs = new Map(long.questions.map((q) => [q.id, q]));
+    for (const o of long.oracle) {
+      const q = qs.get(o.questionId)!;
+      expect(computeReward({ completion: completion(o), answer: q.answer, questionType: q.type }).accReward).toBe(1);
+    }
+    for (const u of long.unsettled) {
+      const q = qs.get(u.questionId)!;
+      const r = oracleTrajectory(
+        q,
+        long.videos.find((v) => v.id === q.videoId)!,
+        u.k,
+        long.config,
+      );
+      expect(r.row).toBeNull();
+      expect(r.rounds).toBe(MAX_TOOL_ROUNDS);
+    }
+  });
+});

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "datasets" ADD COLUMN     "source" JSONB NOT NULL DEFAULT '{}';
+

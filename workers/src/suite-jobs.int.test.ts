@@ -1,0 +1,130 @@
+// Needle suites through the job system: render + import from the UI's mutation, import of an
+// existing directory, idempotence of a repeated import, and a broken suite failing with a reason.
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createProjectWithRoles } from "@paravt/db/factories";
+import { datasets, db, projectAccess, queue, runs } from "@paravt/shared/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWorkers, type RunningWorkers } from "./start-workers";
+
+const mediaRoot = path.join(os.tmpdir(), `paravt-suite-media-${process.pid}`);
+process.env.REDIS_PREFIX = `paravt-test-suite-${process.pid}`;
+process.env.MEDIA_ROOTS = mediaRoot;
+
+let workers: RunningWorkers;
+
+beforeAll(async () => {
+  await fs.mkdir(mediaRoot, { recursive: true });
+  workers = startWorkers({ queues: ["cpu"], concurrency: 2, quiet: true });
+});
+
+afterAll(async () => {
+  await workers.close();
+  await queue("cpu").obliterate({ force: true });
+  await fs.rm(mediaRoot, { recursive: true, force: true });
+});
+
+async function until<T>(
+  what: string,
+  fn: () => Promise<T | null | undefined | false>,
+  timeoutMs = 120_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const finished = (runId: string) =>
+  until(`run ${runId}`, async () => {
+    const r = await db().run.findUniqueOrThrow({ where: { id: runId } });
+    return ["SUCCEEDED", "FAILED", "CANCELLED"].includes(r.status) ? r : null;
+  });
+
+describe("needle suite jobs", () => {
+  it(
+    "generates a suite, imports its videos and samples, and a second import duplicates nothing",
+    { timeout: 240_000 },
+    async () => {
+      const fx = await createProjectWithRoles(db());
+      const access = await projectAccess({ kind: "user", userId: fx.owner.id }, fx.project.id);
+      const { dataset, runId } = await datasets.generateSuite(access, {
+        name: "tiny suite",
+        seed: 3,
+        count: 1,
+        minMinutes: 1,
+        maxMinutes: 1,
+      });
+      const run = await finished(runId);
+      expect(run.status).toBe("SUCCEEDED");
+      expect(run.message).toMatch(/^1 videos \(1 new\), 3 samples$/);
+
+      const samples = await db().sample.findMany({ where: { datasetId: dataset.id }, include: { video: true } });
+      expect(samples).toHaveLength(3);
+      for (const s of samples) {
+        expect(s.video).not.toBeNull();
+        expect(Object.keys((s.metadata as { visibleAtK: object }).visibleAtK).sort()).toEqual([
+          "16",
+          "32",
+          "4",
+          "64",
+          "8",
+        ]);
+        if (s.questionType === "mcq") expect(s.answer).toMatch(/^[A-D]$/);
+      }
+      const video = samples[0]!.video!;
+      expect(video.source).toBe("GENERATED");
+      const ready = await until("the suite video to be READY", async () => {
+        const v = await db().video.findUniqueOrThrow({ where: { id: video.id } });
+        return v.status === "READY" || v.status === "FAILED" ? v : null;
+      });
+      expect(ready.status).toBe("READY");
+      expect(ready.durationS).toBeCloseTo(64, 0);
+      const source = (await db().dataset.findUniqueOrThrow({ where: { id: dataset.id } })).source as {
+        visibility: { group: string }[];
+        seed: number;
+      };
+      expect(source.seed).toBe(3);
+      expect(source.visibility.map((r) => r.group)).toContain("all");
+
+      // Importing the same directory again (e.g. into a second dataset) reuses the videos.
+      const suitePath = path.join(mediaRoot, "copy");
+      await fs.cp(datasets.suiteDir(dataset.id), suitePath, { recursive: true });
+      const again = await datasets.importSuite(access, { name: "same suite again", path: suitePath });
+      expect((await finished(again.runId)).status).toBe("SUCCEEDED");
+      const twice = await datasets.importSuite(access, { name: "and again", path: suitePath });
+      const r2 = await finished(twice.runId);
+      expect(r2.message).toMatch(/^1 videos \(0 new\), 3 samples$/);
+      expect(await db().video.count({ where: { projectId: fx.project.id } })).toBe(2);
+      expect(await db().sample.count({ where: { dataset: { projectId: fx.project.id } } })).toBe(9);
+    },
+  );
+
+  it("fails an import of a broken suite with the file and line, once", async () => {
+    const fx = await createProjectWithRoles(db());
+    const access = await projectAccess({ kind: "user", userId: fx.owner.id }, fx.project.id);
+    const dir = path.join(mediaRoot, "broken");
+    await fs.mkdir(dir, { recursive: true });
+    await fs.writeFile(path.join(dir, "manifest.json"), "{ not json");
+    const { runId, dataset } = await datasets.importSuite(access, { name: "broken", path: dir });
+    const run = await finished(runId);
+    expect(run.status).toBe("FAILED");
+    expect(run.attempts).toBe(1);
+    expect(run.error).toMatch(/manifest\.json/);
+    expect(await db().sample.count({ where: { datasetId: dataset.id } })).toBe(0);
+  });
+
+  it("refuses a suite path outside the media roots before creating anything", async () => {
+    const fx = await createProjectWithRoles(db());
+    const access = await projectAccess({ kind: "user", userId: fx.owner.id }, fx.project.id);
+    await expect(datasets.importSuite(access, { name: "x", path: os.tmpdir() })).rejects.toThrow(
+      /outside the media roots/,
+    );
+    expect(await db().dataset.count({ where: { projectId: fx.project.id } })).toBe(0);
+    expect(await runs.listRuns(access, { limit: 10 })).toHaveLength(0);
+  });
+});
