@@ -81,7 +81,7 @@ export default function JobsPage() {
                   <span className="text-muted">{r.message ?? ""}</span>
                 )}
               </Td>
-              <Td className="text-muted">{r.createdBy ?? "—"}</Td>
+              <Td className="text-muted">{r.createdBy ?? "system"}</Td>
               <Td className="text-muted">{timeAgo(r.createdAt)}</Td>
               <Td className="text-right">
                 {can("runs.cancel") && (r.status === "QUEUED" || r.status === "RUNNING") && (

@@ -95,7 +95,7 @@ export default function DatasetPage() {
                 <Td className="max-w-xl">
                   <p className="whitespace-pre-line">{s.question.split("\n")[0]}</p>
                   {s.options && (
-                    <ol className="mt-1 text-xs text-muted">
+                    <ol className="mt-1 list-[upper-alpha] pl-5 text-xs text-muted">
                       {s.options.map((o) => (
                         <li key={o}>{o}</li>
                       ))}
