@@ -9,6 +9,7 @@ export default defineConfig({
       "{apps,packages,workers,prisma}/**/src/**/*.test.{ts,tsx}",
       "{apps,packages,workers,prisma}/**/test/**/*.test.{ts,tsx}",
       "scripts/test/**/*.test.ts",
+      "kernels/src/**/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "**/.next/**"],
     globalSetup: ["./scripts/vitest-global-setup.ts"],

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: the whole workbench with demo data on this machine.
-//   1. find Postgres + Redis (local, or docker compose), 2. generate the Prisma client,
-//   3. migrate, 4. seed, 5. build the web app (cached by turbo), 6. run web + workers until Ctrl-C.
+//   1. find Postgres + Redis (local, or docker compose), 2. generate the Prisma client and build
+//   the C++ compute core, 3. migrate, 4. build the web app (cached by turbo), 5. run web +
+//   workers until Ctrl-C, 6. seed.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -28,6 +29,7 @@ async function main() {
   fs.mkdirSync(path.join(ROOT, "var", "media"), { recursive: true });
   console.log(`database: ${env.DATABASE_URL.replace(/\/\/[^@]*@/, "//***@")}  redis: ${env.REDIS_URL}`);
   run("npm", ["run", "--silent", "-w", "@paravt/db", "generate"], { env });
+  run(process.execPath, ["kernels/scripts/build.mjs", "--no-tests"], { env });
   run("npx", ["--no-install", "tsx", "prisma/scripts/migrate.ts"], { env });
   run("npx", ["--no-install", "turbo", "run", "build", "--filter=@paravt/web", "--output-logs=errors-only"], { env });
 

@@ -24,6 +24,8 @@ async function main() {
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
   run("npm", ["run", "--silent", "-w", "@paravt/db", "generate"], { env: base });
+  // The C++ compute core (N-API addon + C++ test binaries); a no-op when up to date.
+  run(process.execPath, ["kernels/scripts/build.mjs"], { env: base });
 
   const totals = { passed: 0, failed: 0, skipped: 0 };
   let ok = true;

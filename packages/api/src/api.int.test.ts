@@ -188,3 +188,54 @@ describe("datasets", () => {
     await fx.asEditor.runs.cancel({ projectId: fx.project.id, runId });
   });
 });
+
+describe("models", () => {
+  it("stores endpoint keys encrypted, never returns them, and refuses metadata / link-local endpoints", async () => {
+    const fx = await projectWithRoleCallers();
+    const { models } = await import("@paravt/shared/server");
+    const key = `sk-test-${Date.now()}`;
+    const input = {
+      projectId: fx.project.id,
+      name: "qwen3-vl-8b",
+      config: { kind: "OPENAI_COMPATIBLE" as const, baseUrl: "http://10.0.0.7:8000/v1/", servedModel: "Qwen3-VL-8B" },
+      apiKey: key,
+    };
+    expect(await codeOf(fx.asViewer.models.create(input))).toBe("FORBIDDEN");
+    const created = await fx.asEditor.models.create(input);
+    expect(created).toMatchObject({ hasApiKey: true, config: { baseUrl: "http://10.0.0.7:8000/v1" } });
+    expect(JSON.stringify(created)).not.toContain(key);
+    expect(JSON.stringify(await fx.asViewer.models.list({ projectId: fx.project.id }))).not.toContain(key);
+    const row = await db().model.findUniqueOrThrow({ where: { id: created.id } });
+    expect(row.secretEnc).toBeTruthy();
+    expect(row.secretEnc).not.toContain(key);
+    expect(await models.modelApiKey(created.id)).toBe(key);
+    expect(await codeOf(fx.asEditor.models.create(input))).toBe("CONFLICT");
+
+    for (const baseUrl of [
+      "http://169.254.169.254/latest",
+      "http://metadata.google.internal/v1",
+      "http://[fe80::1]:8000/v1",
+      "ftp://gpu/v1",
+      "http://user:pw@gpu:8000/v1",
+    ]) {
+      const res = fx.asEditor.models.create({ ...input, name: `bad ${baseUrl}`, config: { ...input.config, baseUrl } });
+      expect(await codeOf(res), baseUrl).toBe("BAD_REQUEST");
+    }
+    const nano = fx.asEditor.models.create({
+      projectId: fx.project.id,
+      name: "nano",
+      config: { kind: "NANO_CHECKPOINT", checkpoint: "/ckpt" },
+      apiKey: "x",
+    });
+    expect(await codeOf(nano)).toBe("BAD_REQUEST");
+
+    const cleared = await fx.asEditor.models.update({ projectId: fx.project.id, modelId: created.id, apiKey: null });
+    expect(cleared.hasApiKey).toBe(false);
+    expect(await models.modelApiKey(created.id)).toBeNull();
+    expect(await codeOf(fx.asOutsider.models.delete({ projectId: fx.project.id, modelId: created.id }))).toBe(
+      "NOT_FOUND",
+    );
+    await fx.asEditor.models.delete({ projectId: fx.project.id, modelId: created.id });
+    expect(await fx.asEditor.models.list({ projectId: fx.project.id })).toEqual([]);
+  });
+});

@@ -1,6 +1,7 @@
 // Table of contents of the tRPC API.
 import { datasetsRouter } from "./routers/datasets/router";
 import { membersRouter } from "./routers/members/router";
+import { modelsRouter } from "./routers/models/router";
 import { projectsRouter } from "./routers/projects/router";
 import { runsRouter } from "./routers/runs/router";
 import { tokensRouter } from "./routers/tokens/router";
@@ -14,6 +15,7 @@ export const appRouter = createTRPCRouter({
   runs: runsRouter,
   videos: videosRouter,
   datasets: datasetsRouter,
+  models: modelsRouter,
 });
 
 export type AppRouter = typeof appRouter;

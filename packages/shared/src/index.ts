@@ -8,3 +8,4 @@ export * from "./contracts/tokens";
 export * from "./contracts/runs";
 export * from "./contracts/videos";
 export * from "./contracts/datasets";
+export * from "./contracts/models";

@@ -18,6 +18,7 @@ export const PERMISSIONS = {
   "members.manage": "OWNER",
   "tokens.manage": "OWNER",
   "runs.launch": "EDITOR",
+  "models.manage": "EDITOR",
   "runs.cancel": "EDITOR",
   "videos.upload": "EDITOR",
   "reviews.write": "EDITOR",

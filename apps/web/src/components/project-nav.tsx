@@ -10,6 +10,7 @@ export function ProjectNav({ projectId, showOwnerTabs }: { projectId: string; sh
     { href: base, label: "Overview" },
     { href: `${base}/videos`, label: "Videos" },
     { href: `${base}/datasets`, label: "Datasets" },
+    { href: `${base}/models`, label: "Models" },
     { href: `${base}/jobs`, label: "Jobs" },
     { href: `${base}/members`, label: "Members" },
     ...(showOwnerTabs ? [{ href: `${base}/tokens`, label: "API tokens" }] : []),

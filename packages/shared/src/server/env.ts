@@ -49,6 +49,17 @@ const serverEnvSchema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(z.string().refine((p) => path.isAbsolute(p), "MEDIA_ROOTS entries must be absolute paths"))),
+  // Hosts model endpoints may use even if they are link-local / metadata addresses
+  // (comma-separated; "*.example.org" matches subdomains). Empty: none.
+  MODEL_ENDPOINT_ALLOW: z
+    .string()
+    .default("")
+    .transform((s) =>
+      s
+        .split(",")
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   // Largest accepted upload; larger bodies are cut off with 413 while streaming.
   UPLOAD_MAX_BYTES: z.coerce
     .number()

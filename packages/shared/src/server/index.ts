@@ -15,3 +15,5 @@ export * as videos from "./services/videos";
 export * from "./media-paths";
 export * from "./sniff";
 export * as datasets from "./services/datasets";
+export * from "./endpoint-policy";
+export * as models from "./services/models";

@@ -1,0 +1,145 @@
+"use client";
+import type { ModelConfigInput } from "@paravt/shared";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { timeAgo } from "@/components/format";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { Field, Input, Select } from "@/components/ui/input";
+import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
+import { useProject } from "@/lib/use-project";
+import { errorMessage, useTRPC } from "@/trpc/client";
+
+type Kind = ModelConfigInput["kind"];
+const KIND_LABEL: Record<Kind, string> = {
+  OPENAI_COMPATIBLE: "OpenAI-compatible endpoint (vLLM, SGLang)",
+  NANO_CHECKPOINT: "ParaVT-nano checkpoint",
+  EXTERNAL: "External (runs imported from another trainer)",
+};
+
+function describe(config: Record<string, unknown>): string {
+  if (typeof config.baseUrl === "string") return `${config.baseUrl} · ${String(config.servedModel ?? "")}`;
+  if (typeof config.checkpoint === "string") return config.checkpoint;
+  return typeof config.description === "string" ? config.description : "";
+}
+
+export default function ModelsPage() {
+  const { projectId, can } = useProject();
+  const trpc = useTRPC();
+  const list = useQuery(trpc.models.list.queryOptions({ projectId }));
+  const refetch = () => void list.refetch();
+  const create = useMutation(trpc.models.create.mutationOptions({ onSuccess: refetch }));
+  const remove = useMutation(trpc.models.delete.mutationOptions({ onSuccess: refetch }));
+  const [kind, setKind] = useState<Kind>("OPENAI_COMPATIBLE");
+
+  function onCreate(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const get = (k: string) => String(f.get(k) ?? "");
+    const config: ModelConfigInput =
+      kind === "OPENAI_COMPATIBLE"
+        ? { kind, baseUrl: get("baseUrl"), servedModel: get("servedModel") }
+        : kind === "NANO_CHECKPOINT"
+          ? { kind, checkpoint: get("checkpoint") }
+          : { kind, description: get("description") };
+    const apiKey = get("apiKey");
+    create.mutate(
+      { projectId, name: get("name"), config, ...(apiKey ? { apiKey } : {}) },
+      { onSuccess: () => (e.target as HTMLFormElement).reset() },
+    );
+  }
+
+  const error = create.error ?? remove.error;
+  return (
+    <div className="flex flex-col gap-6">
+      {can("models.manage") && (
+        <Card>
+          <CardHeader
+            title="Add a model"
+            description="Endpoint API keys are encrypted at rest and never shown again; link-local and cloud-metadata addresses are refused."
+          />
+          <form onSubmit={onCreate} className="flex flex-col gap-3">
+            <div className="grid gap-3 md:grid-cols-2">
+              <Field label="Name">
+                <Input name="name" required maxLength={120} placeholder="ParaVT-8B on gpu-node-7" />
+              </Field>
+              <Field label="Kind">
+                <Select value={kind} onChange={(e) => setKind(e.target.value as Kind)}>
+                  {(Object.keys(KIND_LABEL) as Kind[]).map((k) => (
+                    <option key={k} value={k}>
+                      {KIND_LABEL[k]}
+                    </option>
+                  ))}
+                </Select>
+              </Field>
+            </div>
+            {kind === "OPENAI_COMPATIBLE" && (
+              <div className="grid gap-3 md:grid-cols-3">
+                <Field label="Base URL">
+                  <Input name="baseUrl" required placeholder="http://gpu-node-7:8000/v1" />
+                </Field>
+                <Field label="Served model">
+                  <Input name="servedModel" required placeholder="Qwen3-VL-8B-Instruct" />
+                </Field>
+                <Field label="API key (optional)" hint="Write-only.">
+                  <Input name="apiKey" type="password" autoComplete="off" />
+                </Field>
+              </div>
+            )}
+            {kind === "NANO_CHECKPOINT" && (
+              <Field label="Checkpoint directory">
+                <Input name="checkpoint" required placeholder="var/data/checkpoints/nano-sft" />
+              </Field>
+            )}
+            {kind === "EXTERNAL" && (
+              <Field label="Description">
+                <Input name="description" maxLength={500} placeholder="ParaVT-8B, reference trainer, step 54" />
+              </Field>
+            )}
+            <div>
+              <Button type="submit" disabled={create.isPending}>
+                Add model
+              </Button>
+            </div>
+          </form>
+        </Card>
+      )}
+      {error && <Alert>{errorMessage(error)}</Alert>}
+      <Table label="Models">
+        <thead>
+          <tr>
+            <Th>Name</Th>
+            <Th>Kind</Th>
+            <Th>Where</Th>
+            <Th>API key</Th>
+            <Th>Added</Th>
+            {can("models.manage") && <Th />}
+          </tr>
+        </thead>
+        <tbody>
+          {list.data?.map((m) => (
+            <tr key={m.id}>
+              <Td className="font-medium">{m.name}</Td>
+              <Td>
+                <Badge>{m.kind.toLowerCase().replace("_", " ")}</Badge>
+              </Td>
+              <Td className="max-w-md truncate font-mono text-xs text-muted">{describe(m.config)}</Td>
+              <Td>{m.hasApiKey ? <Badge tone="success">set</Badge> : <span className="text-muted">—</span>}</Td>
+              <Td className="text-muted">{timeAgo(m.createdAt)}</Td>
+              {can("models.manage") && (
+                <Td className="text-right">
+                  <Button size="sm" variant="ghost" onClick={() => remove.mutate({ projectId, modelId: m.id })}>
+                    Remove
+                  </Button>
+                </Td>
+              )}
+            </tr>
+          ))}
+          {list.data?.length === 0 && <EmptyRow colSpan={6}>No models yet.</EmptyRow>}
+        </tbody>
+      </Table>
+    </div>
+  );
+}

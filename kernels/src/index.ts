@@ -1,0 +1,312 @@
+// @paravt/kernels: typed entry to the C++ compute core (N-API addon, src/addon.cc).
+//
+// The addon is loaded lazily on first use, so importing this module for its types never fails.
+// Heavy calls return Promises and run off the event loop; calls on one model (and its decoders)
+// are queued here, in call order, because the core runs one job per model at a time. Bad
+// arguments reject (or, for synchronous calls, throw) with an Error naming the tensor and index;
+// failures inside the core (memory limit, non-finite gradients) reject the call's Promise. Neither
+// ends the process. A crash of native code itself (a bug in the core) would: run training jobs in
+// a child or sandboxed process (README "Crash isolation").
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+/** Token id of a frame slot: its embedding comes from `frames` instead of the token table. */
+export const FRAME_TOKEN = -1;
+
+/** Where the build puts the addon (`node kernels/scripts/build.mjs`). */
+export const ADDON_PATH = fileURLToPath(new URL("../build/Release/paravt_kernels.node", import.meta.url));
+
+export interface ModelConfig {
+  /** V: token ids 0..V-1 */
+  vocabSize: number;
+  /** T: longest sequence (positional table, KV cache length) */
+  context: number;
+  /** C: residual width */
+  width: number;
+  /** L: transformer blocks */
+  layers: number;
+  /** H: attention heads, width % heads === 0 */
+  heads: number;
+  /** P: floats per frame feature (a flattened thumbnail) */
+  frameDim: number;
+}
+
+/** One tensor of the contiguous parameter buffer (see README "Parameter layout"). */
+export interface ParamTensorInfo {
+  name: string;
+  shape: number[];
+  /** offset in floats from the start of the buffer */
+  offset: number;
+  /** number of floats */
+  size: number;
+  /** AdamW weight decay applies (matrices, embeddings), not to biases and norms */
+  weightDecay: boolean;
+}
+
+export interface Batch {
+  batchSize: number;
+  seqLen: number;
+  /** [batchSize*seqLen] token ids, FRAME_TOKEN at frame slots */
+  tokens: Int32Array;
+  /** [batchSize*seqLen*frameDim]; read at frame slots only; required when there is one */
+  frames?: Float32Array;
+  /** [batchSize*seqLen] next-token targets; without them forward computes logits only */
+  targets?: Int32Array;
+  /** [batchSize*seqLen] loss weights >= 0 (default all 1); loss = sum(mask*loss)/sum(mask) */
+  mask?: Float32Array;
+}
+
+export interface ForwardOptions {
+  /** return logits [batchSize*seqLen*vocabSize] */
+  logits?: boolean;
+  /** return per-token losses [batchSize*seqLen] (0 where masked out) */
+  losses?: boolean;
+}
+
+export interface ForwardResult {
+  /** mask-weighted mean loss; null without targets; 0 when the mask is all zero */
+  loss: number | null;
+  /** sum of the mask (the number of loss tokens for a 0/1 mask) */
+  tokens: number;
+  /** masked-in positions whose argmax logit equals the target */
+  correct: number;
+  logits?: Float32Array;
+  losses?: Float32Array;
+}
+
+export interface AdamWOptions {
+  lr: number;
+  beta1?: number; // default 0.9
+  beta2?: number; // default 0.95
+  eps?: number; // default 1e-8
+  /** decoupled weight decay, applied to tensors with weightDecay (default 0) */
+  weightDecay?: number;
+  /** clip the global gradient norm to this value first (default 0: no clipping) */
+  maxGradNorm?: number;
+}
+
+export interface StepResult {
+  /** global gradient norm before clipping */
+  gradNorm: number;
+  /** factor applied to the gradients (1 when not clipped) */
+  clipScale: number;
+  /** AdamW steps taken so far */
+  step: number;
+}
+
+export interface OptimizerState {
+  step: number;
+  m: Float32Array;
+  v: Float32Array;
+}
+
+export interface DecodeInput {
+  /** [batchSize*n] the next n positions of every sequence */
+  tokens: Int32Array;
+  /** [batchSize*n*frameDim], required when tokens hold FRAME_TOKEN */
+  frames?: Float32Array;
+}
+
+interface NativeModel {
+  readonly numParams: number;
+  readonly config: ModelConfig;
+  readonly optimizerStep: number;
+  layout(): ParamTensorInfo[];
+  getParameters(): Float32Array;
+  setParameters(p: Float32Array): void;
+  getGradients(): Float32Array;
+  getOptimizerState(): OptimizerState;
+  setOptimizerState(s: OptimizerState): void;
+  forward(batch: Batch, options?: ForwardOptions): Promise<ForwardResult>;
+  backward(options?: { accumulate?: boolean }): Promise<void>;
+  step(options: AdamWOptions): Promise<StepResult>;
+  createDecoder(batchSize: number): NativeDecoder;
+}
+
+interface NativeDecoder {
+  readonly position: number;
+  readonly batchSize: number;
+  reset(): void;
+  step(input: DecodeInput): Promise<Float32Array>;
+}
+
+interface NativeAddon {
+  NativeModel: new (config: ModelConfig, seed?: number) => NativeModel;
+  setThreads(n: number): void;
+  getThreads(): number;
+  setMemoryLimit(bytes: number): void;
+  memoryInUse(): number;
+  backend: string;
+}
+
+let native: NativeAddon | undefined;
+
+/** Loads the addon once; throws with the build command when it is missing. */
+function loadAddon(): NativeAddon {
+  if (native) return native;
+  if (!fs.existsSync(ADDON_PATH)) {
+    throw new Error(
+      `@paravt/kernels: the native addon is not built (${ADDON_PATH} is missing). ` +
+        "Build it with `node kernels/scripts/build.mjs` from the repository root " +
+        "(needs g++, make and python3; `npm start` and `npm test` run it too).",
+    );
+  }
+  const require = createRequire(import.meta.url);
+  try {
+    native = require(ADDON_PATH) as NativeAddon;
+  } catch (err) {
+    throw new Error(
+      `@paravt/kernels: cannot load ${ADDON_PATH}: ${(err as Error).message}. ` +
+        "Rebuild it with `node kernels/scripts/build.mjs --force`.",
+      { cause: err },
+    );
+  }
+  return native;
+}
+
+/** Threads of the core's pool, shared by all models of the process (0 = hardware concurrency). */
+export function setThreads(threads: number): void {
+  loadAddon().setThreads(threads);
+}
+
+export function getThreads(): number {
+  return loadAddon().getThreads();
+}
+
+/**
+ * Caps the bytes the core may hold (parameters, optimizer state, activations, KV caches) in this
+ * process; an allocation past it fails the call with an error instead of waking the OOM killer.
+ * 0 = no limit (the default).
+ */
+export function setMemoryLimit(bytes: number): void {
+  loadAddon().setMemoryLimit(bytes);
+}
+
+export function memoryInUse(): number {
+  return loadAddon().memoryInUse();
+}
+
+/** Name of the backend behind the op table ("cpu" until a GPU backend is built in). */
+export function backendName(): string {
+  return loadAddon().backend;
+}
+
+/** Creates a model with GPT-2 style initialisation from `seed` (default 0). */
+export function createModel(config: ModelConfig, options: { seed?: number } = {}): KernelModel {
+  const addon = loadAddon();
+  return new KernelModel(new addon.NativeModel(config, options.seed ?? 0));
+}
+
+export class KernelModel {
+  readonly config: ModelConfig;
+  readonly numParams: number;
+  readonly layout: readonly ParamTensorInfo[];
+  private tail: Promise<unknown> = Promise.resolve();
+
+  /** @internal use createModel() */
+  constructor(private readonly native: NativeModel) {
+    this.config = native.config;
+    this.numParams = native.numParams;
+    this.layout = native.layout();
+  }
+
+  /** Runs `call` after every earlier queued call of this model and its decoders has settled. */
+  enqueue<T>(call: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(call);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Forward pass; with targets also the loss. Keeps the activations for backward(). */
+  forward(batch: Batch, options: ForwardOptions = {}): Promise<ForwardResult> {
+    return this.enqueue(() => this.native.forward(batch, options));
+  }
+
+  /** Gradients of the last forward's loss; accumulate adds to the current gradients. */
+  backward(options: { accumulate?: boolean } = {}): Promise<void> {
+    return this.enqueue(() => this.native.backward(options));
+  }
+
+  /** Global-norm clipping, then one AdamW step. Rejects without updating on a non-finite gradient. */
+  step(options: AdamWOptions): Promise<StepResult> {
+    return this.enqueue(() => this.native.step(options));
+  }
+
+  /** Forward, backward and step as one queued call: nothing runs in between, and a failed forward skips the rest. */
+  trainStep(batch: Batch, options: AdamWOptions): Promise<ForwardResult & StepResult> {
+    return this.enqueue(async () => {
+      const fwd = await this.native.forward(batch);
+      await this.native.backward();
+      return { ...fwd, ...(await this.native.step(options)) };
+    });
+  }
+
+  /** AdamW steps taken. */
+  get optimizerStep(): number {
+    return this.native.optimizerStep;
+  }
+
+  // Synchronous copies: call them when no Promise of this model is pending.
+  getParameters(): Float32Array {
+    return this.native.getParameters();
+  }
+
+  setParameters(params: Float32Array): void {
+    this.native.setParameters(params);
+  }
+
+  /** A copy of one tensor of the parameter buffer, by layout name. */
+  getTensor(name: string): Float32Array {
+    const t = this.layout.find((x) => x.name === name);
+    if (!t) throw new Error(`unknown parameter tensor ${name}; known: ${this.layout.map((x) => x.name).join(", ")}`);
+    return this.native.getParameters().slice(t.offset, t.offset + t.size);
+  }
+
+  getGradients(): Float32Array {
+    return this.native.getGradients();
+  }
+
+  getOptimizerState(): OptimizerState {
+    return this.native.getOptimizerState();
+  }
+
+  setOptimizerState(state: OptimizerState): void {
+    this.native.setOptimizerState(state);
+  }
+
+  /** A KV-cache decoder over `batchSize` sequences sharing this model's weights. */
+  createDecoder(batchSize: number): KernelDecoder {
+    return new KernelDecoder(this, this.native.createDecoder(batchSize));
+  }
+}
+
+export class KernelDecoder {
+  readonly batchSize: number;
+
+  /** @internal use model.createDecoder() */
+  constructor(
+    private readonly model: KernelModel,
+    private readonly native: NativeDecoder,
+  ) {
+    this.batchSize = native.batchSize;
+  }
+
+  /** Positions decoded so far (the same for every sequence). */
+  get position(): number {
+    return this.native.position;
+  }
+
+  /** Empties the KV cache (needed after the model's parameters change). */
+  reset(): Promise<void> {
+    return this.model.enqueue(async () => this.native.reset());
+  }
+
+  /**
+   * Appends n = tokens.length / batchSize positions to every sequence (n > 1 prefills a prompt)
+   * and resolves to the logits of the last new position, [batchSize*vocabSize].
+   */
+  step(input: DecodeInput): Promise<Float32Array> {
+    return this.model.enqueue(() => this.native.step(input));
+  }
+}

@@ -1,0 +1,146 @@
+// model.h: the ParaVT-nano transformer composed from the ops of backend.h.
+//
+// Design. A GPT-2 style decoder (pre-LayerNorm blocks, causal multi-head attention, GELU MLP of
+// width 4C, final LayerNorm, output head tied to the token embedding) whose input positions are
+// either text tokens or frame slots. A frame slot has token id FRAME_TOKEN (-1) and a P-float
+// thumbnail feature; its embedding is frame_w @ feature + frame_b. Every position then adds its
+// learned positional embedding, so the timestamp tokens that precede a frame are ordinary tokens.
+// Layout and execution follow llm.c's train_gpt2.c: all parameters in ONE contiguous float buffer
+// (tensor order, shapes and offsets in model_layout(), which the addon exports so checkpoints can
+// name every tensor), gradients and AdamW moments in buffers of the same layout, activations of the
+// last forward kept for backward in one buffer carved per call. The loss is softmax cross-entropy
+// weighted by a per-token mask: loss = sum(mask * token_loss) / sum(mask), so only masked-in
+// positions (e.g. assistant tokens) count. A Decoder holds a KV cache for B sequences and runs the
+// same ops incrementally; its logits equal those of a full forward over the same prefix.
+// Calls on one Model (and its Decoders) must not overlap; the addon serialises them.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+
+struct ModelConfig {
+  int vocab_size;  // V, token ids 0..V-1
+  int context;     // T, the longest sequence (positional table size, KV cache length)
+  int width;       // C
+  int layers;      // L
+  int heads;       // H, C % H == 0
+  int frame_dim;   // P, floats per frame feature
+};
+
+enum {
+  P_WTE,           // [V, C] token embedding, also the output head (tied)
+  P_WPE,           // [T, C] positional embedding
+  P_FRAME_W,       // [C, P] frame projection
+  P_FRAME_B,       // [C]
+  P_LN1_W,         // [L, C]
+  P_LN1_B,         // [L, C]
+  P_QKV_W,         // [L, 3C, C]  rows: q (C) | k (C) | v (C), heads contiguous within each
+  P_QKV_B,         // [L, 3C]
+  P_ATTN_PROJ_W,   // [L, C, C]
+  P_ATTN_PROJ_B,   // [L, C]
+  P_LN2_W,         // [L, C]
+  P_LN2_B,         // [L, C]
+  P_FC_W,          // [L, 4C, C]
+  P_FC_B,          // [L, 4C]
+  P_FC_PROJ_W,     // [L, C, 4C]
+  P_FC_PROJ_B,     // [L, C]
+  P_LNF_W,         // [C]
+  P_LNF_B,         // [C]
+  NUM_PARAM_TENSORS
+};
+
+struct ParamInfo {
+  const char* name;
+  int ndim;
+  int64_t shape[3];
+  size_t offset;  // in floats from the start of the parameter buffer
+  size_t numel;
+  int decay;  // 1: AdamW weight decay applies (matrices and embeddings), 0: biases and norms
+};
+
+// Writes an explanation into err and returns 0 if the config is invalid.
+int model_config_valid(const ModelConfig* cfg, char* err, size_t err_len);
+// Fills layout[NUM_PARAM_TENSORS]; returns the total number of parameters.
+size_t model_layout(const ModelConfig* cfg, ParamInfo* layout);
+
+struct Activations {
+  float *encoded, *ln1, *ln1_mean, *ln1_rstd, *qkv, *atty, *att, *attproj, *residual2, *ln2, *ln2_mean, *ln2_rstd,
+      *fch, *fch_gelu, *fcproj, *residual3, *lnf, *lnf_mean, *lnf_rstd, *logits, *probs, *losses;
+};
+
+struct Model {
+  ModelConfig cfg;
+  const KernelOps* ops;
+  ParamInfo layout[NUM_PARAM_TENSORS];
+  size_t num_params;
+  float* params;
+  float* grads;
+  float* m;  // AdamW moments, allocated by the first update
+  float* v;
+  int step;  // AdamW steps taken
+  // The last forward. state: 0 none, 1 without targets, 2 with targets (backward possible).
+  int state, B, T, has_frames;
+  double loss, mask_sum;
+  int64_t correct;
+  size_t acts_cap, dacts_cap, scratch_cap, io_cap;
+  float *acts_mem, *dacts_mem, *att_scratch;
+  Activations acts, dacts;
+  int *inputs, *targets, *argmax;  // backend buffers [B*T]
+  float *mask, *frames;            // backend buffers [B*T], [B*T*P]
+  float *mask_host, *losses_host, *dlosses_host;
+  int *targets_host, *argmax_host;
+};
+
+// Allocates and initialises parameters from seed (GPT-2 init: N(0, 0.02) for matrices and
+// embeddings, N(0, 0.02/sqrt(2L)) for the two residual projections, zero biases, unit norms).
+void model_init(Model* model, const ModelConfig* cfg, uint64_t seed, const KernelOps* ops);
+void model_free(Model* model);
+// Host inputs [B,T] (frames [B,T,P], read at frame slots only, may be NULL if there are none).
+// targets and mask NULL: logits only. Otherwise sets loss, mask_sum and correct (argmax == target
+// at masked-in positions). T <= cfg.context.
+void model_forward(Model* model, const int* inputs, const float* frames, const int* targets, const float* mask, int B,
+                   int T);
+// Gradients of the last forward's loss; accumulate = 0 zeroes the gradient buffer first.
+void model_backward(Model* model, int accumulate);
+
+struct AdamWConfig {
+  float lr, beta1, beta2, eps, weight_decay;
+  float max_grad_norm;  // <= 0: no clipping
+};
+struct UpdateResult {
+  double grad_norm;  // before clipping
+  float scale;       // clipping factor applied to the gradients (1 = none)
+  int step;
+};
+// Global-norm clipping then one AdamW step. Throws (without touching parameters) if a gradient is
+// not finite, naming the tensor and the index.
+void model_update(Model* model, const AdamWConfig* opt, UpdateResult* out);
+
+// Host copies of the buffers (num_params floats) and of the last forward's outputs.
+void model_get_params(const Model* model, float* dst);
+void model_set_params(Model* model, const float* src);
+void model_get_grads(const Model* model, float* dst);
+void model_get_logits(const Model* model, float* dst);  // [B,T,V]
+void model_get_losses(const Model* model, float* dst);  // [B,T], 0 at masked-out positions
+// AdamW state for checkpoints: moments (num_params floats each, zero before the first step) and step.
+void model_get_moments(Model* model, float* m_dst, float* v_dst);
+void model_set_moments(Model* model, const float* m_src, const float* v_src, int step);
+
+struct Decoder {
+  Model* model;
+  const KernelOps* ops;  // the model's table, kept so freeing never touches the model
+  int B, pos, n_cap;
+  float *kcache, *vcache;  // [L, B, T, C]
+  float *x, *x2, *ln, *mean, *rstd, *qkv, *atty, *tmp, *fch, *fchg, *scratch, *frames;
+  int* tokens;
+  float *last, *lastln, *logits;
+};
+
+void decoder_init(Decoder* dec, Model* model, int B);
+void decoder_free(Decoder* dec);
+void decoder_reset(Decoder* dec);
+// Appends n positions to each of the B sequences (tokens [B,n], frames [B,n,P] or NULL) and
+// writes the logits of the last new position, [B,V], to the host buffer logits. pos + n <= T.
+void decoder_step(Decoder* dec, const int* tokens, const float* frames, int n, float* logits);

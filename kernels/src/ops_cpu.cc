@@ -1,0 +1,473 @@
+// CPU reference of every op; see ops.h for conventions. Plain loops; the only tuning is loop order
+// and tiling chosen so that the compiler vectorises the inner loops without reassociating sums
+// (no -ffast-math): dot() keeps 8 partial sums in a fixed order, the backward passes are axpy
+// loops over contiguous rows.
+#include <math.h>
+#include <string.h>
+
+#include "ops.h"
+#include "threadpool.h"
+
+// Chunk size, in items, for parallel_for: about kChunkWork multiply-adds per chunk, so that waking a
+// thread (~10 us) never costs more than the work it gets; a loop with less work than one chunk in
+// total runs inline on the calling thread (small decode steps, tiny test shapes).
+static const int64_t kChunkWork = 1 << 15;
+static inline int64_t grain(int64_t work_per_item) {
+  int64_t g = kChunkWork / (work_per_item > 0 ? work_per_item : 1);
+  return g > 1 ? g : 1;
+}
+
+static inline float dot(const float* __restrict__ a, const float* __restrict__ b, int n) {
+  float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  int i = 0;
+  for (; i + 8 <= n; i += 8) {
+    for (int j = 0; j < 8; j++) acc[j] += a[i + j] * b[i + j];
+  }
+  float tail = 0.0f;
+  for (; i < n; i++) tail += a[i] * b[i];
+  return ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7])) + tail;
+}
+
+static inline void axpy(float* __restrict__ y, float a, const float* __restrict__ x, int n) {
+  for (int i = 0; i < n; i++) y[i] += a * x[i];
+}
+
+// ---------------------------------------------------------------------------------------------
+// embeddings
+
+void encoder_forward_cpu(float* out, const int* inp, const float* wte, const float* wpe, int B, int T, int C) {
+  parallel_for((int64_t)B * T, grain(C), [&](int64_t begin, int64_t end) {
+    for (int64_t bt = begin; bt < end; bt++) {
+      int t = (int)(bt % T);
+      float* __restrict__ o = out + bt * C;
+      const float* __restrict__ p = wpe + (int64_t)t * C;
+      int tok = inp[bt];
+      if (tok == FRAME_TOKEN) {
+        for (int c = 0; c < C; c++) o[c] = p[c];
+      } else {
+        const float* __restrict__ e = wte + (int64_t)tok * C;
+        for (int c = 0; c < C; c++) o[c] = e[c] + p[c];
+      }
+    }
+  });
+}
+
+void encoder_backward_cpu(float* dwte, float* dwpe, const float* dout, const int* inp, int B, int T, int C) {
+  // dwte is a scatter (a token can repeat): split by channel so no two chunks write one element.
+  parallel_for(C, grain((int64_t)B * T), [&](int64_t c0, int64_t c1) {
+    for (int64_t bt = 0; bt < (int64_t)B * T; bt++) {
+      int tok = inp[bt];
+      if (tok == FRAME_TOKEN) continue;
+      float* __restrict__ d = dwte + (int64_t)tok * C;
+      const float* __restrict__ g = dout + bt * C;
+      for (int64_t c = c0; c < c1; c++) d[c] += g[c];
+    }
+  });
+  parallel_for(T, grain((int64_t)B * C), [&](int64_t t0, int64_t t1) {
+    for (int64_t t = t0; t < t1; t++) {
+      float* __restrict__ d = dwpe + t * C;
+      for (int b = 0; b < B; b++) {
+        const float* __restrict__ g = dout + ((int64_t)b * T + t) * C;
+        for (int c = 0; c < C; c++) d[c] += g[c];
+      }
+    }
+  });
+}
+
+void frame_proj_forward_cpu(float* out, const int* inp, const float* feat, const float* w, const float* bias, int B,
+                            int T, int C, int P) {
+  parallel_for((int64_t)B * T, grain((int64_t)C * P), [&](int64_t begin, int64_t end) {
+    for (int64_t bt = begin; bt < end; bt++) {
+      if (inp[bt] != FRAME_TOKEN) continue;
+      const float* f = feat + bt * P;
+      float* o = out + bt * C;
+      for (int c = 0; c < C; c++) o[c] += bias[c] + dot(w + (int64_t)c * P, f, P);
+    }
+  });
+}
+
+void frame_proj_backward_cpu(float* dfeat, float* dw, float* dbias, const float* dout, const int* inp,
+                             const float* feat, const float* w, int B, int T, int C, int P) {
+  int64_t N = (int64_t)B * T;
+  parallel_for(C, grain((int64_t)B * T * P), [&](int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; c++) {
+      float* __restrict__ dwc = dw + c * P;
+      for (int64_t bt = 0; bt < N; bt++) {
+        if (inp[bt] != FRAME_TOKEN) continue;
+        float g = dout[bt * C + c];
+        dbias[c] += g;
+        axpy(dwc, g, feat + bt * P, P);
+      }
+    }
+  });
+  if (dfeat == NULL) return;
+  parallel_for(N, grain((int64_t)C * P), [&](int64_t begin, int64_t end) {
+    for (int64_t bt = begin; bt < end; bt++) {
+      if (inp[bt] != FRAME_TOKEN) continue;
+      for (int c = 0; c < C; c++) axpy(dfeat + bt * P, dout[bt * C + c], w + (int64_t)c * P, P);
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// layernorm
+
+void layernorm_forward_cpu(float* out, float* mean, float* rstd, const float* inp, const float* weight,
+                           const float* bias, int N, int C) {
+  const float eps = 1e-5f;
+  parallel_for(N, grain(4 * (int64_t)C), [&](int64_t begin, int64_t end) {
+    for (int64_t n = begin; n < end; n++) {
+      const float* __restrict__ x = inp + n * C;
+      float m = 0.0f;
+      for (int i = 0; i < C; i++) m += x[i];
+      m = m / C;
+      float v = 0.0f;
+      for (int i = 0; i < C; i++) {
+        float d = x[i] - m;
+        v += d * d;
+      }
+      v = v / C;
+      float s = 1.0f / sqrtf(v + eps);
+      float* __restrict__ o = out + n * C;
+      for (int i = 0; i < C; i++) o[i] = (s * (x[i] - m)) * weight[i] + bias[i];
+      mean[n] = m;
+      rstd[n] = s;
+    }
+  });
+}
+
+void layernorm_backward_cpu(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
+                            const float* weight, const float* mean, const float* rstd, int N, int C) {
+  parallel_for(N, grain(6 * (int64_t)C), [&](int64_t begin, int64_t end) {
+    for (int64_t n = begin; n < end; n++) {
+      const float* __restrict__ g = dout + n * C;
+      const float* __restrict__ x = inp + n * C;
+      float m = mean[n], s = rstd[n];
+      float dnorm_mean = 0.0f, dnorm_norm_mean = 0.0f;
+      for (int i = 0; i < C; i++) {
+        float norm = (x[i] - m) * s;
+        float dnorm = weight[i] * g[i];
+        dnorm_mean += dnorm;
+        dnorm_norm_mean += dnorm * norm;
+      }
+      dnorm_mean = dnorm_mean / C;
+      dnorm_norm_mean = dnorm_norm_mean / C;
+      float* __restrict__ d = dinp + n * C;
+      for (int i = 0; i < C; i++) {
+        float norm = (x[i] - m) * s;
+        float dnorm = weight[i] * g[i];
+        d[i] += (dnorm - dnorm_mean - norm * dnorm_norm_mean) * s;
+      }
+    }
+  });
+  parallel_for(C, grain(3 * (int64_t)N), [&](int64_t c0, int64_t c1) {
+    for (int64_t n = 0; n < N; n++) {
+      const float* __restrict__ g = dout + n * C;
+      const float* __restrict__ x = inp + n * C;
+      float m = mean[n], s = rstd[n];
+      for (int64_t i = c0; i < c1; i++) {
+        dbias[i] += g[i];
+        dweight[i] += (x[i] - m) * s * g[i];
+      }
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// matmul
+
+void matmul_forward_cpu(float* out, const float* inp, const float* weight, const float* bias, int N, int IC, int OC) {
+  // Tiles of 4 rows x 64 output channels keep one tile's inputs and weights in L1/L2.
+  const int RT = 4, OT = 64;
+  int64_t row_tiles = (N + RT - 1) / RT, col_tiles = (OC + OT - 1) / OT;
+  int64_t tile_work = (int64_t)(N < RT ? N : RT) * (OC < OT ? OC : OT) * IC;
+  parallel_for(row_tiles * col_tiles, grain(tile_work), [&](int64_t begin, int64_t end) {
+    for (int64_t tile = begin; tile < end; tile++) {
+      int n0 = (int)(tile / col_tiles) * RT, o0 = (int)(tile % col_tiles) * OT;
+      int n1 = n0 + RT < N ? n0 + RT : N, o1 = o0 + OT < OC ? o0 + OT : OC;
+      for (int n = n0; n < n1; n++) {
+        const float* x = inp + (int64_t)n * IC;
+        float* y = out + (int64_t)n * OC;
+        for (int o = o0; o < o1; o++) y[o] = (bias != NULL ? bias[o] : 0.0f) + dot(x, weight + (int64_t)o * IC, IC);
+      }
+    }
+  });
+}
+
+void matmul_backward_cpu(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
+                         const float* weight, int N, int IC, int OC) {
+  // Blocks of RB rows: each weight row is loaded once for RB rows of dinp (L2 traffic / RB).
+  const int RB = 8;
+  parallel_for((N + RB - 1) / RB, grain((int64_t)RB * OC * IC), [&](int64_t begin, int64_t end) {
+    for (int64_t blk = begin; blk < end; blk++) {
+      int64_t n0 = blk * RB, n1 = n0 + RB < N ? n0 + RB : N;
+      for (int o = 0; o < OC; o++) {
+        const float* w = weight + (int64_t)o * IC;
+        for (int64_t n = n0; n < n1; n++) axpy(dinp + n * IC, dout[n * OC + o], w, IC);
+      }
+    }
+  });
+  // OB output channels per chunk share each input row while it is in L1.
+  const int OB = 16;
+  parallel_for((OC + OB - 1) / OB, grain((int64_t)N * (OC < OB ? OC : OB) * IC), [&](int64_t begin, int64_t end) {
+    for (int64_t blk = begin; blk < end; blk++) {
+      int o0 = (int)blk * OB, o1 = o0 + OB < OC ? o0 + OB : OC;
+      for (int64_t n = 0; n < N; n++) {
+        const float* x = inp + n * IC;
+        const float* g = dout + n * OC;
+        for (int o = o0; o < o1; o++) {
+          axpy(dweight + (int64_t)o * IC, g[o], x, IC);
+          if (dbias != NULL) dbias[o] += g[o];
+        }
+      }
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// attention
+
+// One query row: softmax(q.k_j * scale) over keys 0..len-1 into w, then out = sum_j w_j v_j.
+// Shared by the training and the KV-cache paths so both give the same numbers.
+static inline void attend_row(float* __restrict__ out, float* __restrict__ w, const float* q, const float* kbase,
+                              const float* vbase, int64_t stride, int len, int hs, float scale) {
+  float maxval = -INFINITY;
+  for (int j = 0; j < len; j++) {
+    float s = dot(q, kbase + j * stride, hs) * scale;
+    w[j] = s;
+    if (s > maxval) maxval = s;
+  }
+  float sum = 0.0f;
+  for (int j = 0; j < len; j++) {
+    float e = expf(w[j] - maxval);
+    w[j] = e;
+    sum += e;
+  }
+  float inv = 1.0f / sum;
+  for (int j = 0; j < len; j++) w[j] *= inv;
+  for (int i = 0; i < hs; i++) out[i] = 0.0f;
+  for (int j = 0; j < len; j++) axpy(out, w[j], vbase + j * stride, hs);
+}
+
+void attention_forward_cpu(float* out, float* att, const float* qkv, int B, int T, int C, int H) {
+  int hs = C / H;
+  int64_t C3 = 3 * (int64_t)C;
+  float scale = 1.0f / sqrtf((float)hs);
+  parallel_for((int64_t)B * T * H, grain((int64_t)(T + 1) * (C / H)), [&](int64_t begin, int64_t end) {
+    for (int64_t idx = begin; idx < end; idx++) {
+      int h = (int)(idx % H);
+      int t = (int)((idx / H) % T);
+      int64_t b = idx / ((int64_t)H * T);
+      const float* base = qkv + b * T * C3;
+      float* w = att + ((b * H + h) * T + t) * T;
+      attend_row(out + (b * T + t) * C + h * hs, w, base + t * C3 + h * hs, base + C + h * hs,
+                 base + 2 * C + h * hs, C3, t + 1, hs, scale);
+      for (int j = t + 1; j < T; j++) w[j] = 0.0f;
+    }
+  });
+}
+
+void attention_backward_cpu(float* dqkv, float* scratch, const float* dout, const float* qkv, const float* att, int B,
+                            int T, int C, int H) {
+  int hs = C / H;
+  int64_t C3 = 3 * (int64_t)C;
+  float scale = 1.0f / sqrtf((float)hs);
+  // Pass 1, one query row (b, h, t) per item: dpre[t,j] = d(loss)/d(pre-softmax score), kept in
+  // scratch [B,H,T,T], and dq_t = sum_j dpre[t,j] k_j.
+  parallel_for((int64_t)B * H * T, grain((int64_t)(T + 1) * 2 * hs), [&](int64_t begin, int64_t end) {
+    for (int64_t idx = begin; idx < end; idx++) {
+      int t = (int)(idx % T);
+      int64_t bh = idx / T, b = bh / H;
+      int h = (int)(bh % H);
+      const float* w = att + (bh * T + t) * T;
+      float* dpre = scratch + (bh * T + t) * T;
+      const float* g = dout + (b * T + t) * C + h * hs;
+      const float* base = qkv + b * T * C3;
+      float s = 0.0f;
+      for (int j = 0; j <= t; j++) {
+        dpre[j] = dot(base + j * C3 + 2 * C + h * hs, g, hs);  // d(loss)/d(att[t,j])
+        s += w[j] * dpre[j];
+      }
+      float* dq = dqkv + (b * T + t) * C3 + h * hs;
+      for (int j = 0; j <= t; j++) {
+        dpre[j] = w[j] * (dpre[j] - s) * scale;  // softmax backward
+        axpy(dq, dpre[j], base + j * C3 + C + h * hs, hs);
+      }
+    }
+  });
+  // Pass 2, one key/value row (b, h, j) per item: dk_j = sum_{t>=j} dpre[t,j] q_t and
+  // dv_j = sum_{t>=j} att[t,j] dout_t, each accumulated into its own row.
+  parallel_for((int64_t)B * H * T, grain((int64_t)(T + 1) * 2 * hs), [&](int64_t begin, int64_t end) {
+    for (int64_t idx = begin; idx < end; idx++) {
+      int j = (int)(idx % T);
+      int64_t bh = idx / T, b = bh / H;
+      int h = (int)(bh % H);
+      const float* base = qkv + b * T * C3;
+      float* dk = dqkv + (b * T + j) * C3 + C + h * hs;
+      float* dv = dk + C;
+      for (int t = j; t < T; t++) {
+        axpy(dk, scratch[(bh * T + t) * T + j], base + t * C3 + h * hs, hs);
+        axpy(dv, att[(bh * T + t) * T + j], dout + (b * T + t) * C + h * hs, hs);
+      }
+    }
+  });
+}
+
+void attention_decode_cpu(float* out, float* kcache, float* vcache, float* scratch, const float* qkv, int B, int n,
+                          int pos, int maxT, int C, int H) {
+  int hs = C / H;
+  int64_t C3 = 3 * (int64_t)C;
+  float scale = 1.0f / sqrtf((float)hs);
+  for (int64_t b = 0; b < B; b++) {
+    for (int i = 0; i < n; i++) {
+      const float* src = qkv + (b * n + i) * C3;
+      memcpy(kcache + (b * maxT + pos + i) * C, src + C, sizeof(float) * C);
+      memcpy(vcache + (b * maxT + pos + i) * C, src + 2 * C, sizeof(float) * C);
+    }
+  }
+  parallel_for((int64_t)B * n * H, grain((int64_t)(pos + n) * 2 * (C / H)), [&](int64_t begin, int64_t end) {
+    for (int64_t idx = begin; idx < end; idx++) {
+      int h = (int)(idx % H);
+      int i = (int)((idx / H) % n);
+      int64_t b = idx / ((int64_t)H * n);
+      attend_row(out + (b * n + i) * C + h * hs, scratch + idx * maxT, qkv + (b * n + i) * C3 + h * hs,
+                 kcache + b * maxT * C + h * hs, vcache + b * maxT * C + h * hs, C, pos + i + 1, hs, scale);
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// pointwise
+
+#define GELU_SCALING_FACTOR 0.7978845608028654f  // sqrt(2/pi)
+
+void gelu_forward_cpu(float* out, const float* inp, int64_t N) {
+  parallel_for(N, grain(20), [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; i++) {
+      float x = inp[i];
+      float cube = 0.044715f * x * x * x;
+      out[i] = 0.5f * x * (1.0f + tanhf(GELU_SCALING_FACTOR * (x + cube)));
+    }
+  });
+}
+
+void gelu_backward_cpu(float* dinp, const float* inp, const float* dout, int64_t N) {
+  parallel_for(N, grain(30), [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; i++) {
+      float x = inp[i];
+      float arg = GELU_SCALING_FACTOR * (x + 0.044715f * x * x * x);
+      float th = tanhf(arg);
+      float sech2 = 1.0f - th * th;
+      float local = 0.5f * (1.0f + th) + x * 0.5f * sech2 * GELU_SCALING_FACTOR * (1.0f + 3.0f * 0.044715f * x * x);
+      dinp[i] += local * dout[i];
+    }
+  });
+}
+
+void residual_forward_cpu(float* out, const float* a, const float* b, int64_t N) {
+  parallel_for(N, grain(1), [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; i++) out[i] = a[i] + b[i];
+  });
+}
+
+void residual_backward_cpu(float* da, float* db, const float* dout, int64_t N) {
+  parallel_for(N, grain(2), [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; i++) {
+      da[i] += dout[i];
+      db[i] += dout[i];
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// loss
+
+void softmax_crossentropy_forward_cpu(float* losses, float* probs, const float* logits, const int* targets,
+                                      const float* mask, int N, int V) {
+  parallel_for(N, grain(4 * (int64_t)V), [&](int64_t begin, int64_t end) {
+    for (int64_t n = begin; n < end; n++) {
+      if (mask[n] == 0.0f) {
+        losses[n] = 0.0f;
+        continue;
+      }
+      const float* __restrict__ x = logits + n * V;
+      float* __restrict__ p = probs + n * V;
+      float maxval = -INFINITY;
+      for (int i = 0; i < V; i++) maxval = x[i] > maxval ? x[i] : maxval;
+      float sum = 0.0f;
+      for (int i = 0; i < V; i++) {
+        p[i] = expf(x[i] - maxval);
+        sum += p[i];
+      }
+      float inv = 1.0f / sum;
+      for (int i = 0; i < V; i++) p[i] *= inv;
+      losses[n] = logf(sum) - (x[targets[n]] - maxval);
+    }
+  });
+}
+
+void softmax_crossentropy_backward_cpu(float* dlogits, const float* dlosses, const float* probs, const int* targets,
+                                       int N, int V) {
+  parallel_for(N, grain(2 * (int64_t)V), [&](int64_t begin, int64_t end) {
+    for (int64_t n = begin; n < end; n++) {
+      float g = dlosses[n];
+      if (g == 0.0f) continue;
+      float* __restrict__ d = dlogits + n * V;
+      const float* __restrict__ p = probs + n * V;
+      for (int i = 0; i < V; i++) d[i] += g * p[i];
+      d[targets[n]] -= g;
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// optimizer
+
+double sumsq_cpu(const float* x, int64_t n) {
+  // The chunking depends on n only, so the sum is the same for any thread count.
+  const int kMaxChunks = 1024;
+  int64_t chunk = (n + kMaxChunks - 1) / kMaxChunks;
+  if (chunk < 16384) chunk = 16384;
+  int64_t chunks = (n + chunk - 1) / chunk;
+  double partial[kMaxChunks];
+  parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t k = begin; k < end; k++) {
+      int64_t i1 = (k + 1) * chunk < n ? (k + 1) * chunk : n;
+      double s = 0.0;
+      for (int64_t i = k * chunk; i < i1; i++) s += (double)x[i] * (double)x[i];
+      partial[k] = s;
+    }
+  });
+  double total = 0.0;
+  for (int64_t k = 0; k < chunks; k++) total += partial[k];
+  return total;
+}
+
+void adamw_cpu(float* params, const float* grads, float* m, float* v, int64_t n, float lr, float beta1, float beta2,
+               float eps, float weight_decay, float grad_scale, int t) {
+  float bc1 = 1.0f - powf(beta1, (float)t);
+  float bc2 = 1.0f - powf(beta2, (float)t);
+  parallel_for(n, grain(10), [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; i++) {
+      float g = grads[i] * grad_scale;
+      float mi = beta1 * m[i] + (1.0f - beta1) * g;
+      float vi = beta2 * v[i] + (1.0f - beta2) * g * g;
+      float mhat = mi / bc1;
+      float vhat = vi / bc2;
+      m[i] = mi;
+      v[i] = vi;
+      params[i] -= lr * (mhat / (sqrtf(vhat) + eps) + weight_decay * params[i]);
+    }
+  });
+}
+
+void argmax_rows_cpu(int* out, const float* x, int N, int V) {
+  parallel_for(N, grain(V), [&](int64_t begin, int64_t end) {
+    for (int64_t n = begin; n < end; n++) {
+      const float* r = x + n * V;
+      int best = 0;
+      for (int i = 1; i < V; i++) best = r[i] > r[best] ? i : best;
+      out[n] = best;
+    }
+  });
+}

@@ -1,0 +1,292 @@
+// Finite-difference gradient checks of every op of ops.h (through the CPU backend table), the
+// KV-cache attention against the full attention, AdamW and the gradient norm against double
+// precision references, and thread-count invariance. Exits non-zero on any mismatch.
+#include <math.h>
+
+#include <vector>
+
+#include "../src/backend.h"
+#include "../src/threadpool.h"
+#include "test_util.h"
+
+typedef std::vector<float> Vec;
+static const KernelOps* K;
+
+// Gradient buffers start from random values: backward must ADD its gradient (llm.c convention),
+// so the analytic gradient is the buffer's change.
+static Vec delta(const Vec& after, const Vec& before) {
+  Vec d(after.size());
+  for (size_t i = 0; i < d.size(); i++) d[i] = after[i] - before[i];
+  return d;
+}
+
+static void check_encoder(Suite& s, Rng& r) {
+  printf("encoder (token + position)\n");
+  int B = 2, T = 5, C = 6, V = 7;
+  std::vector<int> inp = {3, 1, FRAME_TOKEN, 3, 6, 0, 3, 3, FRAME_TOKEN, 2};  // repeats and frame slots
+  Vec wte(V * C), wpe(T * C), out(B * T * C), dy(B * T * C);
+  r.fill(wte, -1, 1), r.fill(wpe, -1, 1), r.fill(dy, -1, 1);
+  auto loss = [&] {
+    K->encoder_forward(out.data(), inp.data(), wte.data(), wpe.data(), B, T, C);
+    return dot_loss(out.data(), dy.data(), out.size());
+  };
+  Vec dwte0(V * C), dwpe0(T * C);
+  r.fill(dwte0, -1, 1), r.fill(dwpe0, -1, 1);
+  Vec dwte = dwte0, dwpe = dwpe0;
+  K->encoder_backward(dwte.data(), dwpe.data(), dy.data(), inp.data(), B, T, C);
+  s.grad_check("encoder.wte", wte.data(), wte.size(), delta(dwte, dwte0).data(), loss, r, 64);
+  s.grad_check("encoder.wpe", wpe.data(), wpe.size(), delta(dwpe, dwpe0).data(), loss, r, 64);
+  // A frame slot carries the position embedding only.
+  loss();
+  s.expect(out[2 * C + 1] == wpe[2 * C + 1], "encoder: frame slot must hold wpe only");
+}
+
+static void check_frame_proj(Suite& s, Rng& r) {
+  printf("frame projection\n");
+  int B = 2, T = 4, C = 6, P = 11;
+  std::vector<int> inp = {FRAME_TOKEN, 2, 1, FRAME_TOKEN, 0, FRAME_TOKEN, FRAME_TOKEN, 3};
+  Vec feat(B * T * P), w(C * P), b(C), base(B * T * C), out(B * T * C), dy(B * T * C);
+  r.fill(feat, 0, 1), r.fill(w, -0.5, 0.5), r.fill(b, -1, 1), r.fill(base, -1, 1), r.fill(dy, -1, 1);
+  auto loss = [&] {
+    out = base;
+    K->frame_proj_forward(out.data(), inp.data(), feat.data(), w.data(), b.data(), B, T, C, P);
+    return dot_loss(out.data(), dy.data(), out.size());
+  };
+  Vec dfeat0(feat.size()), dw0(w.size()), db0(b.size());
+  r.fill(dfeat0, -1, 1), r.fill(dw0, -1, 1), r.fill(db0, -1, 1);
+  Vec dfeat = dfeat0, dw = dw0, db = db0;
+  K->frame_proj_backward(dfeat.data(), dw.data(), db.data(), dy.data(), inp.data(), feat.data(), w.data(), B, T, C, P);
+  s.grad_check("frame_proj.w", w.data(), w.size(), delta(dw, dw0).data(), loss, r);
+  s.grad_check("frame_proj.b", b.data(), b.size(), delta(db, db0).data(), loss, r);
+  s.grad_check("frame_proj.feat", feat.data(), feat.size(), delta(dfeat, dfeat0).data(), loss, r, 88);
+  loss();
+  s.expect(out[C + 2] == base[C + 2], "frame_proj: a token position must be left untouched");
+}
+
+static void check_layernorm(Suite& s, Rng& r) {
+  printf("layernorm\n");
+  int N = 6, C = 13;
+  Vec x(N * C), w(C), b(C), out(N * C), mean(N), rstd(N), dy(N * C);
+  r.fill(x, -2, 2), r.fill(w, 0.5, 1.5), r.fill(b, -1, 1), r.fill(dy, -1, 1);
+  auto loss = [&] {
+    K->layernorm_forward(out.data(), mean.data(), rstd.data(), x.data(), w.data(), b.data(), N, C);
+    return dot_loss(out.data(), dy.data(), out.size());
+  };
+  loss();
+  Vec dx0(x.size()), dw0(C), db0(C);
+  r.fill(dx0, -1, 1), r.fill(dw0, -1, 1), r.fill(db0, -1, 1);
+  Vec dx = dx0, dw = dw0, db = db0;
+  K->layernorm_backward(dx.data(), dw.data(), db.data(), dy.data(), x.data(), w.data(), mean.data(), rstd.data(), N, C);
+  s.grad_check("layernorm.inp", x.data(), x.size(), delta(dx, dx0).data(), loss, r, 78);
+  s.grad_check("layernorm.weight", w.data(), w.size(), delta(dw, dw0).data(), loss, r);
+  s.grad_check("layernorm.bias", b.data(), b.size(), delta(db, db0).data(), loss, r);
+}
+
+static void check_matmul(Suite& s, Rng& r) {
+  printf("matmul (tile edges: N %% 4, IC %% 8, OC %% 64 all non-zero)\n");
+  int N = 7, IC = 19, OC = 70;
+  Vec x(N * IC), w(OC * IC), b(OC), out(N * OC), dy(N * OC);
+  r.fill(x, -1, 1), r.fill(w, -1, 1), r.fill(b, -1, 1), r.fill(dy, -1, 1);
+  auto loss = [&] {
+    K->matmul_forward(out.data(), x.data(), w.data(), b.data(), N, IC, OC);
+    return dot_loss(out.data(), dy.data(), out.size());
+  };
+  Vec dx0(x.size()), dw0(w.size()), db0(b.size());
+  r.fill(dx0, -1, 1), r.fill(dw0, -1, 1), r.fill(db0, -1, 1);
+  Vec dx = dx0, dw = dw0, db = db0;
+  K->matmul_backward(dx.data(), dw.data(), db.data(), dy.data(), x.data(), w.data(), N, IC, OC);
+  s.grad_check("matmul.inp", x.data(), x.size(), delta(dx, dx0).data(), loss, r, 64);
+  s.grad_check("matmul.weight", w.data(), w.size(), delta(dw, dw0).data(), loss, r, 64);
+  s.grad_check("matmul.bias", b.data(), b.size(), delta(db, db0).data(), loss, r, 70);
+  // Forward against a double-precision product.
+  loss();
+  Vec ref(out.size());
+  for (int n = 0; n < N; n++)
+    for (int o = 0; o < OC; o++) {
+      double acc = b[o];
+      for (int i = 0; i < IC; i++) acc += (double)x[n * IC + i] * w[o * IC + i];
+      ref[n * OC + o] = (float)acc;
+    }
+  s.close("matmul.forward vs double", out.data(), ref.data(), out.size(), 1e-5, 1e-5);
+  // Without bias.
+  Vec out2(out.size());
+  K->matmul_forward(out2.data(), x.data(), w.data(), NULL, N, IC, OC);
+  for (int n = 0; n < N; n++)
+    for (int o = 0; o < OC; o++) out2[n * OC + o] += b[o];
+  s.close("matmul.forward bias=NULL", out2.data(), out.data(), out.size(), 1e-6, 1e-6);
+}
+
+static void check_attention(Suite& s, Rng& r) {
+  printf("attention (causal, multi-head)\n");
+  int B = 2, T = 5, C = 8, H = 2;
+  Vec qkv(B * T * 3 * C), out(B * T * C), att(B * H * T * T), dy(B * T * C), scratch(B * H * T * T);
+  r.fill(qkv, -1.5, 1.5), r.fill(dy, -1, 1);
+  auto loss = [&] {
+    K->attention_forward(out.data(), att.data(), qkv.data(), B, T, C, H);
+    return dot_loss(out.data(), dy.data(), out.size());
+  };
+  loss();
+  Vec dq0(qkv.size());
+  r.fill(dq0, -1, 1);
+  Vec dq = dq0;
+  K->attention_backward(dq.data(), scratch.data(), dy.data(), qkv.data(), att.data(), B, T, C, H);
+  s.grad_check("attention.qkv", qkv.data(), qkv.size(), delta(dq, dq0).data(), loss, r, 240);
+  // Causality: changing the last position must not change any earlier output.
+  Vec before = out;
+  for (int c = 0; c < 3 * C; c++) qkv[(T - 1) * 3 * C + c] += 0.5f;
+  loss();
+  bool causal = true;
+  for (int t = 0; t < T - 1; t++)
+    for (int c = 0; c < C; c++) causal &= out[t * C + c] == before[t * C + c];
+  s.expect(causal, "attention: a later position changed an earlier output");
+
+  printf("attention with KV cache (prefill 3, then 1 by 1) vs full attention\n");
+  int maxT = 7;
+  Vec kc(B * maxT * C), vc(B * maxT * C), full(B * T * C);
+  K->attention_forward(full.data(), att.data(), qkv.data(), B, T, C, H);
+  Vec dec(B * T * C);
+  int pos = 0;
+  for (int n : {3, 1, 1}) {
+    Vec q(B * n * 3 * C), o(B * n * C), sc(B * n * H * maxT);
+    for (int b = 0; b < B; b++)
+      memcpy(&q[b * n * 3 * C], &qkv[(b * T + pos) * 3 * C], sizeof(float) * n * 3 * C);
+    K->attention_decode(o.data(), kc.data(), vc.data(), sc.data(), q.data(), B, n, pos, maxT, C, H);
+    for (int b = 0; b < B; b++) memcpy(&dec[(b * T + pos) * C], &o[b * n * C], sizeof(float) * n * C);
+    pos += n;
+  }
+  s.close("attention_decode vs forward", dec.data(), full.data(), dec.size(), 1e-6, 1e-6);
+}
+
+static void check_pointwise(Suite& s, Rng& r) {
+  printf("gelu, residual\n");
+  int N = 37;
+  Vec x(N), out(N), dy(N);
+  r.fill(x, -4, 4), r.fill(dy, -1, 1);
+  auto lg = [&] {
+    K->gelu_forward(out.data(), x.data(), N);
+    return dot_loss(out.data(), dy.data(), N);
+  };
+  Vec dx0(N);
+  r.fill(dx0, -1, 1);
+  Vec dx = dx0;
+  K->gelu_backward(dx.data(), x.data(), dy.data(), N);
+  s.grad_check("gelu.inp", x.data(), N, delta(dx, dx0).data(), lg, r);
+  lg();
+  double x0 = x[0], ref = 0.5 * x0 * (1 + tanh(sqrt(2 / M_PI) * (x0 + 0.044715 * x0 * x0 * x0)));
+  s.expect(fabs(out[0] - ref) < 1e-6, "gelu(%g) = %g, expected %g", x0, (double)out[0], ref);
+
+  Vec a(N), b(N);
+  r.fill(a, -1, 1), r.fill(b, -1, 1);
+  auto lr = [&] {
+    K->residual_forward(out.data(), a.data(), b.data(), N);
+    return dot_loss(out.data(), dy.data(), N);
+  };
+  Vec da0(N), db0(N);
+  r.fill(da0, -1, 1), r.fill(db0, -1, 1);
+  Vec da = da0, db = db0;
+  K->residual_backward(da.data(), db.data(), dy.data(), N);
+  s.grad_check("residual.a", a.data(), N, delta(da, da0).data(), lr, r);
+  s.grad_check("residual.b", b.data(), N, delta(db, db0).data(), lr, r);
+}
+
+static void check_crossentropy(Suite& s, Rng& r) {
+  printf("softmax cross-entropy with loss mask\n");
+  int N = 6, V = 9;
+  std::vector<int> targets = {1, 8, -1, 0, 4, 77};  // masked-out rows may hold anything
+  Vec mask = {1, 1, 0, 0.5f, 1, 0};
+  Vec logits(N * V), probs(N * V), losses(N), w(N);
+  r.fill(logits, -3, 3), r.fill(w, 0.5, 1.5);
+  auto loss = [&] {
+    K->softmax_crossentropy_forward(losses.data(), probs.data(), logits.data(), targets.data(), mask.data(), N, V);
+    return dot_loss(losses.data(), w.data(), N);
+  };
+  loss();
+  Vec dl(N);
+  for (int n = 0; n < N; n++) dl[n] = mask[n] != 0 ? w[n] : 0.0f;
+  Vec d0(logits.size());
+  r.fill(d0, -1, 1);
+  Vec d = d0;
+  K->softmax_crossentropy_backward(d.data(), dl.data(), probs.data(), targets.data(), N, V);
+  s.grad_check("crossentropy.logits", logits.data(), logits.size(), delta(d, d0).data(), loss, r, 54);
+  loss();
+  double lse = 0;
+  for (int i = 0; i < V; i++) lse += exp((double)logits[i]);
+  double ref = log(lse) - logits[1];
+  s.expect(fabs(losses[0] - ref) < 1e-5, "crossentropy: loss %g, expected %g", (double)losses[0], ref);
+  s.expect(losses[2] == 0.0f && losses[5] == 0.0f, "crossentropy: masked-out rows must have loss 0");
+
+  std::vector<int> am(N);
+  K->argmax_rows(am.data(), logits.data(), N, V);
+  bool ok = true;
+  for (int n = 0; n < N; n++)
+    for (int i = 0; i < V; i++) ok &= logits[n * V + i] <= logits[n * V + am[n]];
+  s.expect(ok, "argmax_rows: not the largest logit");
+}
+
+static void check_optimizer(Suite& s, Rng& r) {
+  printf("AdamW, gradient norm\n");
+  int n = 100003;  // several chunks of the parallel loops, ragged end
+  Vec p(n), g(n), m(n, 0.0f), v(n, 0.0f);
+  r.fill(p, -1, 1);
+  std::vector<double> pd(p.begin(), p.end()), md(n, 0.0), vd(n, 0.0);
+  float lr = 1e-2f, b1 = 0.9f, b2 = 0.95f, eps = 1e-8f, wd = 0.1f, scale = 0.5f;
+  for (int t = 1; t <= 3; t++) {
+    r.fill(g, -1, 1);
+    K->adamw(p.data(), g.data(), m.data(), v.data(), n, lr, b1, b2, eps, wd, scale, t);
+    for (int i = 0; i < n; i++) {
+      double gi = (double)g[i] * scale;
+      md[i] = b1 * md[i] + (1 - b1) * gi;
+      vd[i] = b2 * vd[i] + (1 - b2) * gi * gi;
+      double mh = md[i] / (1 - pow(b1, t)), vh = vd[i] / (1 - pow(b2, t));
+      pd[i] -= lr * (mh / (sqrt(vh) + eps) + wd * pd[i]);
+    }
+  }
+  Vec pref(pd.begin(), pd.end());
+  s.close("adamw params vs double", p.data(), pref.data(), n, 1e-6, 1e-5);
+
+  double ss = 0.0;
+  for (int i = 0; i < n; i++) ss += (double)g[i] * g[i];
+  double got = K->sumsq(g.data(), n);
+  s.expect(fabs(got - ss) <= 1e-9 * ss, "sumsq %.12g, expected %.12g", got, ss);
+}
+
+static void check_threads(Suite& s, Rng& r) {
+  printf("thread-count invariance (1 vs 3 threads, bitwise)\n");
+  int B = 3, T = 9, C = 16, H = 4, N = B * T, OC = 48;
+  Vec qkv(N * 3 * C), dy(N * C), w(OC * C), x(N * C), dmm(N * OC);
+  r.fill(qkv, -1, 1), r.fill(dy, -1, 1), r.fill(w, -1, 1), r.fill(x, -1, 1), r.fill(dmm, -1, 1);
+  Vec res[2][4];
+  int threads[2] = {1, 3};
+  for (int k = 0; k < 2; k++) {
+    pool_set_threads(threads[k]);
+    Vec out(N * C), att(B * H * T * T), dq(qkv.size(), 0.0f), sc(B * H * T * T), mo(N * OC), dx(N * C, 0.0f),
+        dw(w.size(), 0.0f);
+    K->attention_forward(out.data(), att.data(), qkv.data(), B, T, C, H);
+    K->attention_backward(dq.data(), sc.data(), dy.data(), qkv.data(), att.data(), B, T, C, H);
+    K->matmul_forward(mo.data(), x.data(), w.data(), NULL, N, C, OC);
+    K->matmul_backward(dx.data(), dw.data(), NULL, dmm.data(), x.data(), w.data(), N, C, OC);
+    res[k][0] = out, res[k][1] = dq, res[k][2] = mo, res[k][3] = dw;
+  }
+  pool_set_threads(0);
+  const char* names[4] = {"attention out", "attention dqkv", "matmul out", "matmul dweight"};
+  for (int i = 0; i < 4; i++)
+    s.expect(memcmp(res[0][i].data(), res[1][i].data(), res[0][i].size() * sizeof(float)) == 0,
+             "%s differs between 1 and 3 threads", names[i]);
+}
+
+int main() {
+  K = kernel_ops_cpu();
+  Suite s;
+  Rng r(1234);
+  check_encoder(s, r);
+  check_frame_proj(s, r);
+  check_layernorm(s, r);
+  check_matmul(s, r);
+  check_attention(s, r);
+  check_pointwise(s, r);
+  check_crossentropy(s, r);
+  check_optimizer(s, r);
+  check_threads(s, r);
+  pool_shutdown();
+  return s.finish("test_ops");
+}

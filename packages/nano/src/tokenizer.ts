@@ -1,0 +1,225 @@
+// The ParaVT-nano tokenizer: a fixed, versioned vocabulary encoded by greedy longest match over
+// WTF-8 bytes, with one token per byte as fallback, so `decode(encode(s)) === s` for every JS
+// string (unknown words, Unicode, paths, lone surrogates included).
+//
+// Id layout (a pure function of the piece list, so a hash of that list identifies it):
+//   0 .. 3                     control tokens: <|pad|>, <|bos|>, <|eos|>, <frame> (never produced
+//                              by `encode`; text spelling "<frame>" encodes as ordinary text)
+//   4 .. 259                   one token per byte value (byte b = id 4 + b); ASCII characters,
+//                              digits 0-9 in particular, are these single-byte tokens
+//   260 .. size-1              pieces: multi-byte strings (protocol tags, JSON fragments of tool
+//                              calls, the needle suite's words), matched longest first
+//
+// No piece contains a digit, so numbers are always spelled digit by digit (timestamps, crop
+// windows and answers stay compositional for a small model). Encoding is segment-wise in the
+// sequence builder (prompt, forced prefix, generated text are encoded separately), which is
+// exactly what generation sees: the model continues after the prefix's last token.
+
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { wtf8Decode, wtf8Encode } from "./wtf8";
+
+export const TOKENIZER_FORMAT = "paravt-nano-tokenizer";
+/** Bumped when the id layout or the encoding algorithm changes (the pieces are hashed separately). */
+export const TOKENIZER_VERSION = 1;
+
+export const CONTROL_TOKENS = ["<|pad|>", "<|bos|>", "<|eos|>", "<frame>"] as const;
+export type ControlToken = (typeof CONTROL_TOKENS)[number];
+export const BYTE_OFFSET = CONTROL_TOKENS.length;
+export const PIECE_OFFSET = BYTE_OFFSET + 256;
+
+export class TokenizerError extends Error {
+  override name = "TokenizerError";
+}
+
+/** vocab.json: everything needed to rebuild the tokenizer, plus its identity. */
+export interface VocabJson {
+  format: typeof TOKENIZER_FORMAT;
+  version: number;
+  /** sha256 (hex) of the canonical JSON of [format, version, controls, pieces]. */
+  hash: string;
+  size: number;
+  controls: string[];
+  byteOffset: number;
+  pieceOffset: number;
+  pieces: string[];
+}
+
+const VocabJsonSchema = z.strictObject({
+  format: z.literal(TOKENIZER_FORMAT),
+  version: z.number().int().positive(),
+  hash: z.string().regex(/^[0-9a-f]{64}$/, "a sha256 hex digest"),
+  size: z.number().int().positive(),
+  controls: z.array(z.string()),
+  byteOffset: z.number().int(),
+  pieceOffset: z.number().int(),
+  pieces: z.array(z.string()),
+});
+
+export function vocabHash(version: number, controls: readonly string[], pieces: readonly string[]): string {
+  return createHash("sha256")
+    .update(JSON.stringify([TOKENIZER_FORMAT, version, controls, pieces]))
+    .digest("hex");
+}
+
+interface TrieNode {
+  id: number;
+  next: Map<number, TrieNode>;
+}
+
+export type ControlMode = "throw" | "skip" | "name";
+
+export class Tokenizer {
+  readonly version: number;
+  readonly hash: string;
+  readonly size: number;
+  readonly pieces: readonly string[];
+  readonly pad = 0;
+  readonly bos = 1;
+  readonly eos = 2;
+  /** Frame slot: the model replaces this position's embedding with a projected thumbnail. */
+  readonly frame = 3;
+  private readonly pieceBytes: Uint8Array[];
+  private readonly root: TrieNode = { id: -1, next: new Map() };
+  private readonly byText = new Map<string, number>();
+
+  /** Validates the pieces (unique, at least 2 bytes, no digit) and builds the matcher. */
+  constructor(pieces: readonly string[], version = TOKENIZER_VERSION) {
+    if (version !== TOKENIZER_VERSION) {
+      throw new TokenizerError(`tokenizer version ${version} is not supported (this code reads ${TOKENIZER_VERSION})`);
+    }
+    this.version = version;
+    this.pieces = [...pieces];
+    this.pieceBytes = this.pieces.map((p, i) => {
+      const bytes = wtf8Encode(p);
+      if (bytes.length < 2) throw new TokenizerError(`piece ${i} ${JSON.stringify(p)} is shorter than 2 bytes`);
+      if (/\d/.test(p)) throw new TokenizerError(`piece ${i} ${JSON.stringify(p)} contains a digit`);
+      if (this.byText.has(p)) throw new TokenizerError(`piece ${i} ${JSON.stringify(p)} is listed twice`);
+      const id = PIECE_OFFSET + i;
+      this.byText.set(p, id);
+      let node = this.root;
+      for (const b of bytes) {
+        let child = node.next.get(b);
+        if (!child) {
+          child = { id: -1, next: new Map() };
+          node.next.set(b, child);
+        }
+        node = child;
+      }
+      node.id = id;
+      return bytes;
+    });
+    this.size = PIECE_OFFSET + this.pieces.length;
+    this.hash = vocabHash(version, CONTROL_TOKENS, this.pieces);
+  }
+
+  /** Rebuilds a tokenizer from its vocab.json, checking the recorded hash and size. */
+  static fromVocabJson(json: unknown): Tokenizer {
+    const r = VocabJsonSchema.safeParse(json);
+    if (!r.success) {
+      const i = r.error.issues[0]!;
+      throw new TokenizerError(`invalid vocab JSON at ${i.path.join(".") || "(root)"}: ${i.message}`);
+    }
+    const v = r.data;
+    if (JSON.stringify(v.controls) !== JSON.stringify(CONTROL_TOKENS) || v.byteOffset !== BYTE_OFFSET) {
+      throw new TokenizerError(`vocab JSON has another control/byte layout than version ${TOKENIZER_VERSION}`);
+    }
+    if (v.pieceOffset !== PIECE_OFFSET) throw new TokenizerError(`vocab JSON pieceOffset must be ${PIECE_OFFSET}`);
+    const tok = new Tokenizer(v.pieces, v.version);
+    if (tok.hash !== v.hash) {
+      throw new TokenizerError(`vocab JSON hash ${v.hash} does not match its pieces (${tok.hash})`);
+    }
+    if (tok.size !== v.size)
+      throw new TokenizerError(`vocab JSON size ${v.size} does not match its pieces (${tok.size})`);
+    return tok;
+  }
+
+  vocabJson(): VocabJson {
+    return {
+      format: TOKENIZER_FORMAT,
+      version: this.version,
+      hash: this.hash,
+      size: this.size,
+      controls: [...CONTROL_TOKENS],
+      byteOffset: BYTE_OFFSET,
+      pieceOffset: PIECE_OFFSET,
+      pieces: [...this.pieces],
+    };
+  }
+
+  /** Greedy longest match over the WTF-8 bytes; bytes no piece covers become byte tokens. */
+  encode(text: string): number[] {
+    const bytes = wtf8Encode(text);
+    const out: number[] = [];
+    let i = 0;
+    while (i < bytes.length) {
+      let node: TrieNode | undefined = this.root;
+      let best = -1;
+      let bestEnd = i + 1;
+      for (let j = i; j < bytes.length; j++) {
+        node = node.next.get(bytes[j]!);
+        if (!node) break;
+        if (node.id >= 0) {
+          best = node.id;
+          bestEnd = j + 1;
+        }
+      }
+      out.push(best >= 0 ? best : BYTE_OFFSET + bytes[i]!);
+      i = bestEnd;
+    }
+    return out;
+  }
+
+  /**
+   * Text of token ids. Control tokens have no text: by default they are an error (decoded model
+   * output is exactly protocol text); `skip` drops them, `name` writes their names (for display).
+   */
+  decode(ids: ArrayLike<number>, opts: { controls?: ControlMode } = {}): string {
+    const mode = opts.controls ?? "throw";
+    const bytes: number[] = [];
+    let text = "";
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k]!;
+      if (!Number.isInteger(id) || id < 0 || id >= this.size) {
+        throw new TokenizerError(`token id ${id} at position ${k} is outside the vocabulary [0, ${this.size})`);
+      }
+      if (id < BYTE_OFFSET) {
+        if (mode === "throw") {
+          throw new TokenizerError(`control token ${CONTROL_TOKENS[id]} at position ${k} has no text`);
+        }
+        if (mode === "name") {
+          text += wtf8Decode(bytes) + CONTROL_TOKENS[id]!;
+          bytes.length = 0;
+        }
+      } else if (id < PIECE_OFFSET) bytes.push(id - BYTE_OFFSET);
+      else for (const b of this.pieceBytes[id - PIECE_OFFSET]!) bytes.push(b);
+    }
+    return text + wtf8Decode(bytes);
+  }
+
+  /** Id of a piece or control token by its exact text, or undefined. */
+  idOf(text: string): number | undefined {
+    const c = CONTROL_TOKENS.indexOf(text as ControlToken);
+    return c >= 0 ? c : this.byText.get(text);
+  }
+
+  isControl(id: number): boolean {
+    return id >= 0 && id < BYTE_OFFSET;
+  }
+
+  isByte(id: number): boolean {
+    return id >= BYTE_OFFSET && id < PIECE_OFFSET;
+  }
+
+  /** A readable label for one token: the control name, `<0x0A>` for a non-printable byte, else its text. */
+  label(id: number): string {
+    if (this.isControl(id)) return CONTROL_TOKENS[id]!;
+    if (this.isByte(id)) {
+      const b = id - BYTE_OFFSET;
+      return b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `<0x${b.toString(16).toUpperCase().padStart(2, "0")}>`;
+    }
+    const p = this.pieces[id - PIECE_OFFSET];
+    if (p === undefined) throw new TokenizerError(`token id ${id} is outside the vocabulary [0, ${this.size})`);
+    return p;
+  }
+}

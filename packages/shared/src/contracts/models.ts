@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { id, projectRef } from "./common";
+
+export const MODEL_KINDS = ["NANO_CHECKPOINT", "OPENAI_COMPATIBLE", "EXTERNAL"] as const;
+
+const name = z.string().trim().min(1, "Give the model a name").max(120);
+
+/** Per-kind settings; secrets never live here (they are write-only, encrypted at rest). */
+export const modelConfigInput = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("OPENAI_COMPATIBLE"),
+    baseUrl: z.url("Enter the server's base URL, e.g. http://gpu-node:8000/v1"),
+    servedModel: z.string().trim().min(1, "Enter the model name the server serves").max(200),
+  }),
+  z.object({
+    kind: z.literal("NANO_CHECKPOINT"),
+    checkpoint: z.string().trim().min(1, "Enter the checkpoint directory").max(4096),
+  }),
+  z.object({
+    kind: z.literal("EXTERNAL"),
+    description: z.string().trim().max(500).default(""),
+  }),
+]);
+export type ModelConfigInput = z.infer<typeof modelConfigInput>;
+
+export const modelCreateInput = projectRef.extend({
+  name,
+  config: modelConfigInput,
+  /** API key of an OpenAI-compatible endpoint; stored encrypted and never returned. */
+  apiKey: z.string().min(1).max(4096).optional(),
+});
+
+export const modelUpdateInput = projectRef.extend({
+  modelId: id,
+  name: name.optional(),
+  /** A new key replaces the stored one; null removes it. */
+  apiKey: z.string().min(1).max(4096).nullable().optional(),
+});
+
+export const modelRefInput = projectRef.extend({ modelId: id });
+
+export const modelOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(MODEL_KINDS),
+  config: z.record(z.string(), z.unknown()),
+  hasApiKey: z.boolean(),
+  createdAt: z.date(),
+});
+export type ModelOutput = z.infer<typeof modelOutput>;

@@ -1,0 +1,92 @@
+// The model registry: nano checkpoints, OpenAI-compatible endpoints (vLLM / SGLang) and external
+// models whose runs are imported. An endpoint's API key is encrypted at rest (AES-256-GCM,
+// crypto.ts) and no API output ever contains it; only `hasApiKey` tells that one is set.
+import { Prisma, type Model } from "@paravt/db";
+import type { ModelConfigInput, ModelOutput } from "../../contracts/models";
+import { ConflictError, NotFoundError, ValidationError } from "../../errors";
+import { decryptSecret, encryptSecret } from "../crypto";
+import { db } from "../db";
+import { checkEndpointUrl } from "../endpoint-policy";
+import { serverEnv } from "../env";
+import type { ProjectAccess } from "./access";
+
+function toOutput(m: Model): ModelOutput {
+  return {
+    id: m.id,
+    name: m.name,
+    kind: m.kind,
+    config: (m.config ?? {}) as Record<string, unknown>,
+    hasApiKey: m.secretEnc !== null,
+    createdAt: m.createdAt,
+  };
+}
+
+function normalizeConfig(config: ModelConfigInput): Prisma.InputJsonObject {
+  if (config.kind === "OPENAI_COMPATIBLE") {
+    const url = checkEndpointUrl(config.baseUrl, serverEnv().MODEL_ENDPOINT_ALLOW);
+    return { baseUrl: url.toString().replace(/\/+$/, ""), servedModel: config.servedModel };
+  }
+  if (config.kind === "NANO_CHECKPOINT") return { checkpoint: config.checkpoint };
+  return { description: config.description };
+}
+
+export async function listModels(access: ProjectAccess): Promise<ModelOutput[]> {
+  const rows = await db().model.findMany({ where: { projectId: access.projectId }, orderBy: { createdAt: "desc" } });
+  return rows.map(toOutput);
+}
+
+export async function createModel(
+  access: ProjectAccess,
+  input: { name: string; config: ModelConfigInput; apiKey?: string },
+): Promise<ModelOutput> {
+  if (input.apiKey && input.config.kind !== "OPENAI_COMPATIBLE") {
+    throw new ValidationError("Only OpenAI-compatible endpoints take an API key");
+  }
+  try {
+    const m = await db().model.create({
+      data: {
+        projectId: access.projectId,
+        name: input.name,
+        kind: input.config.kind,
+        config: normalizeConfig(input.config),
+        secretEnc: input.apiKey ? encryptSecret(input.apiKey) : null,
+      },
+    });
+    return toOutput(m);
+  } catch (err) {
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
+      throw new ConflictError(`A model named "${input.name}" already exists in this project`);
+    }
+    throw err;
+  }
+}
+
+export async function updateModel(
+  access: ProjectAccess,
+  input: { modelId: string; name?: string; apiKey?: string | null },
+): Promise<ModelOutput> {
+  const m = await db().model.findFirst({ where: { id: input.modelId, projectId: access.projectId } });
+  if (!m) throw new NotFoundError("Model");
+  if (input.apiKey && m.kind !== "OPENAI_COMPATIBLE")
+    throw new ValidationError("Only OpenAI-compatible endpoints take an API key");
+  const updated = await db().model.update({
+    where: { id: m.id },
+    data: {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.apiKey !== undefined ? { secretEnc: input.apiKey === null ? null : encryptSecret(input.apiKey) } : {}),
+    },
+  });
+  return toOutput(updated);
+}
+
+export async function deleteModel(access: ProjectAccess, modelId: string): Promise<void> {
+  const res = await db().model.deleteMany({ where: { id: modelId, projectId: access.projectId } });
+  if (res.count === 0) throw new NotFoundError("Model");
+}
+
+/** For engines only (server side, never returned by the API): the decrypted key or null. */
+export async function modelApiKey(modelId: string): Promise<string | null> {
+  const m = await db().model.findUnique({ where: { id: modelId }, select: { secretEnc: true } });
+  if (!m) throw new NotFoundError("Model");
+  return m.secretEnc ? decryptSecret(m.secretEnc) : null;
+}
