@@ -6,6 +6,7 @@ import { createProjectWithRoles } from "@paravt/db/factories";
 import { db, projectAccess, queue, videos } from "@paravt/shared/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { startWorkers, type RunningWorkers } from "./start-workers";
+import { waitUntil } from "./test-support";
 
 process.env.REDIS_PREFIX = `paravt-test-crash-${process.pid}`;
 const LOCK_MS = 2_000;
@@ -18,20 +19,6 @@ afterAll(async () => {
   await rescuer?.close();
   await queue("cpu").obliterate({ force: true });
 });
-
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | null | undefined | false>,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe("a killed worker", () => {
   it(
@@ -50,7 +37,7 @@ describe("a killed worker", () => {
         env: { ...process.env, WORKER_QUEUES: "cpu", WORKER_LOCK_MS: String(LOCK_MS), WORKER_STALLED_CHECK_MS: "1000" },
         stdio: "ignore",
       });
-      await waitFor("the child worker to start the run", async () => {
+      await waitUntil("the child worker to start the run", async () => {
         const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
         return run.status === "RUNNING";
       });
@@ -58,7 +45,7 @@ describe("a killed worker", () => {
 
       // A second worker notices the expired lock and runs the job again.
       rescuer = startWorkers({ queues: ["cpu"], concurrency: 1, lockMs: 30_000, stalledCheckMs: 1_000, quiet: true });
-      const run = await waitFor(
+      const run = await waitUntil(
         "the run to finish",
         async () => {
           const r = await db().run.findUniqueOrThrow({ where: { id: runId } });
@@ -68,7 +55,7 @@ describe("a killed worker", () => {
       );
       expect(run.status).toBe("SUCCEEDED");
       expect(run.attempts).toBe(2);
-      const row = await waitFor("the video's assets", async () => {
+      const row = await waitUntil("the video's assets", async () => {
         const v = await db().video.findUniqueOrThrow({ where: { id: video.id } });
         return v.status === "READY" || v.status === "FAILED" ? v : null;
       });

@@ -10,6 +10,7 @@ import { makeFixture } from "@paravt/video";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { processJob } from "./process-job";
 import { startWorkers, type RunningWorkers } from "./start-workers";
+import { waitForRun, waitForVideoSettled } from "./test-support";
 
 process.env.REDIS_PREFIX = `paravt-test-jobs-${process.pid}`;
 
@@ -30,26 +31,6 @@ afterAll(async () => {
 async function ownerAccess() {
   const fx = await createProjectWithRoles(db());
   return projectAccess({ kind: "user", userId: fx.owner.id }, fx.project.id);
-}
-
-async function waitForRun(runId: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
-    if (run.status === "SUCCEEDED" || run.status === "FAILED" || run.status === "CANCELLED") return run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} still ${run.status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function waitForVideoSettled(videoId: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await db().video.findUniqueOrThrow({ where: { id: videoId } });
-    if (v.status === "READY" || v.status === "FAILED") return v;
-    if (Date.now() > deadline) throw new Error(`video ${videoId} still ${v.status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe("job lifecycle", () => {

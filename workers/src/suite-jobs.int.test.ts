@@ -7,6 +7,7 @@ import { createProjectWithRoles } from "@paravt/db/factories";
 import { datasets, db, projectAccess, queue, runs } from "@paravt/shared/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorkers, type RunningWorkers } from "./start-workers";
+import { waitForRun, waitUntil } from "./test-support";
 
 const mediaRoot = path.join(os.tmpdir(), `paravt-suite-media-${process.pid}`);
 process.env.REDIS_PREFIX = `paravt-test-suite-${process.pid}`;
@@ -25,26 +26,6 @@ afterAll(async () => {
   await fs.rm(mediaRoot, { recursive: true, force: true });
 });
 
-async function until<T>(
-  what: string,
-  fn: () => Promise<T | null | undefined | false>,
-  timeoutMs = 120_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const finished = (runId: string) =>
-  until(`run ${runId}`, async () => {
-    const r = await db().run.findUniqueOrThrow({ where: { id: runId } });
-    return ["SUCCEEDED", "FAILED", "CANCELLED"].includes(r.status) ? r : null;
-  });
-
 describe("needle suite jobs", () => {
   it(
     "generates a suite, imports its videos and samples, and a second import duplicates nothing",
@@ -59,7 +40,7 @@ describe("needle suite jobs", () => {
         minMinutes: 1,
         maxMinutes: 1,
       });
-      const run = await finished(runId);
+      const run = await waitForRun(runId);
       expect(run.status).toBe("SUCCEEDED");
       expect(run.message).toMatch(/^1 videos \(1 new\), 3 samples$/);
 
@@ -78,7 +59,7 @@ describe("needle suite jobs", () => {
       }
       const video = samples[0]!.video!;
       expect(video.source).toBe("GENERATED");
-      const ready = await until("the suite video to be READY", async () => {
+      const ready = await waitUntil("the suite video to be READY", async () => {
         const v = await db().video.findUniqueOrThrow({ where: { id: video.id } });
         return v.status === "READY" || v.status === "FAILED" ? v : null;
       });
@@ -95,9 +76,9 @@ describe("needle suite jobs", () => {
       const suitePath = path.join(mediaRoot, "copy");
       await fs.cp(datasets.suiteDir(dataset.id), suitePath, { recursive: true });
       const again = await datasets.importSuite(access, { name: "same suite again", path: suitePath });
-      expect((await finished(again.runId)).status).toBe("SUCCEEDED");
+      expect((await waitForRun(again.runId)).status).toBe("SUCCEEDED");
       const twice = await datasets.importSuite(access, { name: "and again", path: suitePath });
-      const r2 = await finished(twice.runId);
+      const r2 = await waitForRun(twice.runId);
       expect(r2.message).toMatch(/^1 videos \(0 new\), 3 samples$/);
       expect(await db().video.count({ where: { projectId: fx.project.id } })).toBe(2);
       expect(await db().sample.count({ where: { dataset: { projectId: fx.project.id } } })).toBe(9);
@@ -111,7 +92,7 @@ describe("needle suite jobs", () => {
     await fs.mkdir(dir, { recursive: true });
     await fs.writeFile(path.join(dir, "manifest.json"), "{ not json");
     const { runId, dataset } = await datasets.importSuite(access, { name: "broken", path: dir });
-    const run = await finished(runId);
+    const run = await waitForRun(runId);
     expect(run.status).toBe("FAILED");
     expect(run.attempts).toBe(1);
     expect(run.error).toMatch(/manifest\.json/);
