@@ -4,7 +4,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createProjectWithRoles } from "@paravt/db/factories";
-import { datasets, db, projectAccess, queue, runs } from "@paravt/shared/server";
+import { datasets, db, metrics, projectAccess, queue, runs, training } from "@paravt/shared/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorkers, type RunningWorkers } from "./start-workers";
 import { waitForRun, waitUntil } from "./test-support";
@@ -107,5 +107,74 @@ describe("needle suite jobs", () => {
     );
     expect(await db().dataset.count({ where: { projectId: fx.project.id } })).toBe(0);
     expect(await runs.listRuns(access, { limit: 10 })).toHaveLength(0);
+  });
+
+  it(
+    "trains nano on a suite (train.sft): per-step metrics, checkpoints, a registered model",
+    { timeout: 240_000 },
+    async () => {
+      const fx = await createProjectWithRoles(db());
+      const access = await projectAccess({ kind: "user", userId: fx.owner.id }, fx.project.id);
+      const { dataset, runId: genId } = await datasets.generateSuite(access, {
+        name: "sft data",
+        seed: 5,
+        count: 1,
+        minMinutes: 1,
+        maxMinutes: 1,
+      });
+      expect((await waitForRun(genId)).status).toBe("SUCCEEDED");
+
+      const run = await training.launchSft(access, {
+        datasetId: dataset.id,
+        name: "nano-sft-test",
+        preset: "tiny",
+        steps: 4,
+        batchSize: 1,
+        lr: 1e-3,
+        seed: 1,
+        checkpointEvery: 2,
+      });
+      expect(run).toMatchObject({ kind: "sft", jobName: "train.sft", status: "QUEUED" });
+      const done = await waitForRun(run.id, 180_000);
+      expect(done.error).toBeNull();
+      expect(done.status).toBe("SUCCEEDED");
+      expect(done.message).toMatch(/^4 steps · final loss \d+\.\d{3} · model "nano-sft-test" registered$/);
+
+      const [loss, acc] = await metrics.readSeries(access, {
+        runId: run.id,
+        names: ["loss", "token_accuracy"],
+        maxPoints: 100,
+      });
+      expect(loss!.points.map((p) => p.step)).toEqual([1, 2, 3, 4]);
+      expect(loss!.points.every((p) => Number.isFinite(p.value) && p.value > 0)).toBe(true);
+      expect(acc!.points).toHaveLength(4);
+
+      const model = await db().model.findUniqueOrThrow({
+        where: { projectId_name: { projectId: fx.project.id, name: "nano-sft-test" } },
+      });
+      expect(model.kind).toBe("NANO_CHECKPOINT");
+      const checkpoint = (model.config as { checkpoint: string }).checkpoint;
+      expect(path.basename(checkpoint)).toBe("step-000004");
+      await expect(fs.stat(path.join(checkpoint, "model.safetensors"))).resolves.toBeTruthy();
+      await expect(fs.stat(path.join(path.dirname(checkpoint), "step-000002"))).resolves.toBeTruthy();
+    },
+  );
+
+  it("refuses SFT on a dataset that is not a needle suite", async () => {
+    const fx = await createProjectWithRoles(db());
+    const access = await projectAccess({ kind: "user", userId: fx.owner.id }, fx.project.id);
+    const plain = await db().dataset.create({ data: { projectId: fx.project.id, name: "plain" } });
+    await expect(
+      training.launchSft(access, {
+        datasetId: plain.id,
+        name: "x",
+        preset: "tiny",
+        steps: 1,
+        batchSize: 1,
+        lr: 1e-3,
+        seed: 1,
+        checkpointEvery: 0,
+      }),
+    ).rejects.toThrow(/Only a needle-suite dataset can train nano/);
   });
 });

@@ -32,6 +32,20 @@ test("generate a needle suite from the UI: samples, per-K table, and its video i
   await page.getByLabel("Question type").selectOption("mcq");
   await expect(page).toHaveURL(/type=mcq/);
 
+  // Cold-start SFT of nano on the suite: the run page charts the loss live, then the model exists.
+  await page.getByLabel("Model name").fill("nano-e2e");
+  await page.getByLabel("Steps").fill("6");
+  await page.getByLabel("Batch").fill("1");
+  await page.getByRole("button", { name: "Start training" }).click();
+  await expect(page.getByTestId("run-name")).toHaveText("nano-e2e");
+  await expect(page.getByText("succeeded")).toBeVisible({ timeout: 90_000 });
+  await expect(page.getByTestId("metric-loss")).toContainText("@ step 6");
+  await expect(page.getByRole("figure", { name: "loss chart" }).locator("path.recharts-curve")).toBeVisible();
+  await nav.getByRole("link", { name: "Models" }).click();
+  await expect(page.getByRole("table", { name: "Models" })).toContainText("nano-e2e");
+  await page.goBack();
+  await page.goBack();
+
   await nav.getByRole("link", { name: "Videos" }).click();
   const video = page.getByRole("table", { name: "Videos" }).getByRole("row", { name: /needle-suite-seed-7/ });
   await expect(video).toContainText("ready", { timeout: 60_000 });

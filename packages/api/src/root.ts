@@ -5,6 +5,7 @@ import { modelsRouter } from "./routers/models/router";
 import { projectsRouter } from "./routers/projects/router";
 import { runsRouter } from "./routers/runs/router";
 import { tokensRouter } from "./routers/tokens/router";
+import { trainingRouter } from "./routers/training/router";
 import { videosRouter } from "./routers/videos/router";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
@@ -16,6 +17,7 @@ export const appRouter = createTRPCRouter({
   videos: videosRouter,
   datasets: datasetsRouter,
   models: modelsRouter,
+  training: trainingRouter,
 });
 
 export type AppRouter = typeof appRouter;

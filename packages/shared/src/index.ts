@@ -9,3 +9,4 @@ export * from "./contracts/runs";
 export * from "./contracts/videos";
 export * from "./contracts/datasets";
 export * from "./contracts/models";
+export * from "./contracts/training";

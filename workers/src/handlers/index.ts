@@ -4,6 +4,7 @@ import type { JobName } from "@paravt/shared";
 import type { JobHandler } from "../job-context";
 import { handleDatasetImport } from "./handle-dataset-import";
 import { handleSuiteGenerate } from "./handle-suite-generate";
+import { handleTrainSft } from "./handle-train-sft";
 import { handleVideoAssets } from "./handle-video-assets";
 import { handleVideoGenerate } from "./handle-video-generate";
 import { handleVideoProbe } from "./handle-video-probe";
@@ -14,4 +15,5 @@ export const HANDLERS = {
   "video.generate": handleVideoGenerate,
   "suite.generate": handleSuiteGenerate,
   "dataset.import": handleDatasetImport,
+  "train.sft": handleTrainSft,
 } satisfies { [N in JobName]: JobHandler<N> };

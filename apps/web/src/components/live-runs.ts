@@ -24,6 +24,9 @@ export function useLiveRuns(projectId: string, onEvent?: (e: RunEvent) => void) 
             onEvent?.(message.event);
           }
           void queryClient.invalidateQueries({ queryKey: trpc.runs.list.queryKey() });
+          void queryClient.invalidateQueries({ queryKey: trpc.runs.byId.queryKey() });
+          void queryClient.invalidateQueries({ queryKey: trpc.runs.metrics.queryKey() });
+          void queryClient.invalidateQueries({ queryKey: trpc.models.list.queryKey() });
           void queryClient.invalidateQueries({ queryKey: trpc.videos.list.queryKey() });
           void queryClient.invalidateQueries({ queryKey: trpc.projects.byId.queryKey() });
           void queryClient.invalidateQueries({ queryKey: trpc.datasets.list.queryKey() });

@@ -41,6 +41,14 @@ export const JOB_CATALOG = {
     timeoutMs: 3600_000,
     attempts: 2,
   },
+  "train.sft": {
+    title: "Cold-start SFT of ParaVT-nano",
+    // The CPU reference core; a CUDA build of the same ops will move this to the gpu queue.
+    queue: "cpu",
+    payload: runRef,
+    timeoutMs: 24 * 3600_000,
+    attempts: 3,
+  },
   "video.generate": {
     title: "Generate demo video",
     queue: "cpu",

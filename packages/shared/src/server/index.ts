@@ -17,3 +17,5 @@ export * from "./sniff";
 export * as datasets from "./services/datasets";
 export * from "./endpoint-policy";
 export * as models from "./services/models";
+export * as training from "./services/training";
+export * as metrics from "./services/metrics";

@@ -1,5 +1,12 @@
-import { liveRunMessageSchema, runListInput, runOutput, runRefInput } from "@paravt/shared";
-import { assertCan, runEvents, runs } from "@paravt/shared/server";
+import {
+  liveRunMessageSchema,
+  metricSeriesInput,
+  metricSeriesOutput,
+  runListInput,
+  runOutput,
+  runRefInput,
+} from "@paravt/shared";
+import { assertCan, metrics, runEvents, runs } from "@paravt/shared/server";
 import { z } from "zod";
 import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc";
 
@@ -12,6 +19,11 @@ export const runsRouter = createTRPCRouter({
     .input(runRefInput)
     .output(runOutput)
     .query(({ ctx, input }) => runs.getRun(ctx.access, input.runId)),
+  /** Metric series of a run, downsampled (min/max preserving) to what a chart can show. */
+  metrics: projectProcedure
+    .input(metricSeriesInput)
+    .output(metricSeriesOutput)
+    .query(({ ctx, input }) => metrics.readSeries(ctx.access, input)),
   cancel: projectEditorProcedure
     .input(runRefInput)
     .output(runOutput)

@@ -1,6 +1,7 @@
 "use client";
 import { RUN_STATUSES, type RunStatus } from "@paravt/shared";
 import { useMutation, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState } from "react";
 import { timeAgo } from "@/components/format";
 import { LiveBadge } from "@/components/live-badge";
@@ -64,7 +65,12 @@ export default function JobsPage() {
           {runs.data?.map((r) => (
             <tr key={r.id} data-testid={`run-${r.id}`}>
               <Td>
-                <div className="font-medium">{r.name}</div>
+                <Link
+                  href={`/projects/${projectId}/runs/${r.id}`}
+                  className="font-medium hover:text-accent hover:underline"
+                >
+                  {r.name}
+                </Link>
                 <div className="font-mono text-xs text-muted">{r.jobName}</div>
               </Td>
               <Td>

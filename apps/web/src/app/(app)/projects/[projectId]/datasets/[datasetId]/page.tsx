@@ -11,7 +11,9 @@ import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { Select } from "@/components/ui/input";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
+import { TrainSftForm } from "@/components/train-sft-form";
 import { VisibilityTable } from "@/components/visibility-table";
+import { useProject } from "@/lib/use-project";
 import { errorMessage, useTRPC } from "@/trpc/client";
 
 const KS = [4, 8, 16, 32, 64];
@@ -22,6 +24,7 @@ export default function DatasetPage() {
   const router = useRouter();
   const type = params.get("type") as (typeof QUESTION_TYPES)[number] | null;
   const trpc = useTRPC();
+  const { can } = useProject();
   useLiveRuns(projectId);
   const dataset = useQuery(trpc.datasets.byId.queryOptions({ projectId, datasetId }));
   const samples = useInfiniteQuery(
@@ -59,6 +62,9 @@ export default function DatasetPage() {
           <CardHeader title="Answerable from the overview" description="Why the agent needs crops at small K." />
           <VisibilityTable rows={visibility.data} />
         </Card>
+      )}
+      {can("runs.launch") && d.source.kind === "needle-suite" && d.sampleCount > 0 && (
+        <TrainSftForm projectId={projectId} datasetId={d.id} datasetName={d.name} />
       )}
       <div className="flex items-center justify-between">
         <h2 className="text-base font-semibold">Samples</h2>
