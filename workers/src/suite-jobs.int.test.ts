@@ -177,4 +177,53 @@ describe("needle suite jobs", () => {
       }),
     ).rejects.toThrow(/Only a needle-suite dataset can train nano/);
   });
+
+  it(
+    "survives a crash of the training process: the worker lives, the retry resumes, no step twice",
+    { timeout: 240_000 },
+    async () => {
+      const fx = await createProjectWithRoles(db());
+      const access = await projectAccess({ kind: "user", userId: fx.owner.id }, fx.project.id);
+      const { dataset, runId: genId } = await datasets.generateSuite(access, {
+        name: "crash data",
+        seed: 6,
+        count: 1,
+        minMinutes: 1,
+        maxMinutes: 1,
+      });
+      expect((await waitForRun(genId)).status).toBe("SUCCEEDED");
+      const run = await training.launchSft(access, {
+        datasetId: dataset.id,
+        name: "nano-crash-test",
+        preset: "tiny",
+        steps: 30,
+        batchSize: 1,
+        lr: 1e-3,
+        seed: 1,
+        checkpointEvery: 5,
+      });
+      // Wait until the child has passed a checkpoint, then crash it the way a native bug would.
+      const pid = await waitUntil("training past step 7", async () => {
+        const r = await db().run.findUniqueOrThrow({ where: { id: run.id } });
+        const m = /step (\d+)\/30 .* pid (\d+)/.exec(r.message ?? "");
+        return m && Number(m[1]) >= 7 ? Number(m[2]) : null;
+      });
+      process.kill(pid, "SIGSEGV");
+
+      const done = await waitForRun(run.id, 180_000);
+      expect(done.status).toBe("SUCCEEDED");
+      expect(done.attempts).toBe(2);
+      const [loss] = await metrics.readSeries(access, { runId: run.id, names: ["loss"], maxPoints: 1000 });
+      expect(loss!.points.map((p) => p.step)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      // This test's own process hosts the worker: it is still here and still takes jobs.
+      const after = await datasets.generateSuite(access, {
+        name: "after crash",
+        seed: 7,
+        count: 1,
+        minMinutes: 1,
+        maxMinutes: 1,
+      });
+      expect((await waitForRun(after.runId)).status).toBe("SUCCEEDED");
+    },
+  );
 });

@@ -1,16 +1,90 @@
+import { fork } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { NANO_PRESETS, sftRunConfig } from "@paravt/shared";
 import { db, metrics, serverEnv } from "@paravt/shared/server";
-import { defaultTokenizer, modelConfig, trainSft, TrainError } from "@paravt/nano";
 import { z } from "zod";
-import { PermanentJobError, SkipJobError, type JobHandler } from "../job-context";
+import { PermanentJobError, SkipJobError, type JobHandler, type RunContext } from "../job-context";
+import type { SftChildMessage, SftChildOptions } from "../sft-child";
+
+const CHILD = fileURLToPath(new URL("../sft-child.ts", import.meta.url));
 
 /** Latest `step-NNNNNN` checkpoint of a run, to continue after a crash or a lost lock. */
 async function latestCheckpoint(outDir: string): Promise<string | undefined> {
   const names = await fs.readdir(outDir).catch(() => [] as string[]);
   const steps = names.filter((n) => /^step-\d+$/.test(n)).sort();
   return steps.length ? path.join(outDir, steps.at(-1)!) : undefined;
+}
+
+/**
+ * Trains in a child process (sft-child.ts) and relays its steps: metrics rows, progress and the
+ * cancellation check stay here, next to the database. A cancelled run kills the child; a child
+ * that dies (native crash, OOM kill) fails this attempt only, and the retry resumes from the
+ * latest checkpoint.
+ */
+function trainInChild(
+  options: SftChildOptions,
+  runId: string,
+  ctx: RunContext,
+): Promise<{ checkpoints: string[]; lastLoss: number | null }> {
+  return new Promise((resolve, reject) => {
+    // tsx is passed explicitly: the parent may run under a test runner with other loader flags.
+    const child = fork(CHILD, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    let settled = false;
+    let failure: Error | null = null;
+    let chain = Promise.resolve();
+    const settle = (fn: () => void) => {
+      if (!settled) {
+        settled = true;
+        fn();
+      }
+    };
+    child.on("message", (msg: SftChildMessage) => {
+      // Steps are relayed in order: each waits for the previous one's writes.
+      chain = chain.then(async () => {
+        if (settled) return;
+        if (msg.type === "step") {
+          const m = msg.metrics;
+          try {
+            await metrics.recordStep(runId, m.step, {
+              loss: m.loss,
+              token_accuracy: m.tokenAccuracy,
+              tokens_per_s: m.tokensPerSecond,
+              step_time_ms: m.stepTimeMs,
+              grad_norm: m.gradNorm,
+              lr: m.lr,
+            });
+            await ctx.progress(
+              m.step / options.steps,
+              `step ${m.step}/${options.steps} · loss ${m.loss.toFixed(3)} · pid ${child.pid}`,
+            );
+          } catch (err) {
+            // Cancelled (or the row is gone): stop the training process.
+            failure = err as Error;
+            child.kill("SIGKILL");
+          }
+        } else if (msg.type === "done") {
+          settle(() => resolve({ checkpoints: msg.checkpoints, lastLoss: msg.lastLoss }));
+        } else {
+          failure = msg.permanent ? new PermanentJobError(msg.message) : new Error(msg.message);
+        }
+      });
+    });
+    child.on("exit", (code, signal) => {
+      void chain.then(() =>
+        settle(() =>
+          reject(
+            failure ??
+              new Error(
+                `The training process died (${signal ?? `exit code ${code}`}); the job retries from its last checkpoint`,
+              ),
+          ),
+        ),
+      );
+    });
+    child.send({ type: "start", options });
+  });
 }
 
 /**
@@ -29,53 +103,32 @@ export const handleTrainSft: JobHandler<"train.sft"> = async ({ runId }, ctx) =>
   const dir = (dataset?.source as { dir?: unknown } | undefined)?.dir;
   if (!dataset || typeof dir !== "string") throw new PermanentJobError("The dataset is gone or has no suite directory");
 
-  const tokenizer = defaultTokenizer();
-  const model = modelConfig(tokenizer, { ...NANO_PRESETS[cfg.preset], seed: cfg.seed });
   const outDir = path.join(serverEnv().DATA_DIR, "checkpoints", runId);
   const resumeFrom = await latestCheckpoint(outDir);
   await ctx.progress(0.01, resumeFrom ? `Resuming from ${path.basename(resumeFrom)}` : "Loading data and frames");
-  try {
-    const result = await trainSft({
+  const result = await trainInChild(
+    {
       suiteDir: dir,
-      tokenizer,
-      modelConfig: model,
+      model: { ...NANO_PRESETS[cfg.preset], seed: cfg.seed },
       steps: cfg.steps,
       batchSize: cfg.batchSize,
-      lr: { kind: "cosine", lr: cfg.lr, warmupSteps: Math.ceil(cfg.steps * 0.05) },
+      lr: cfg.lr,
       seed: cfg.seed,
       checkpointEvery: cfg.checkpointEvery,
       outDir,
       ...(resumeFrom ? { resumeFrom } : {}),
-      onStep: async (m) => {
-        await metrics.recordStep(runId, m.step, {
-          loss: m.loss,
-          token_accuracy: m.tokenAccuracy,
-          tokens_per_s: m.tokensPerSecond,
-          step_time_ms: m.stepTimeMs,
-          grad_norm: m.gradNorm,
-          lr: m.lr,
-        });
-        // Also the cancellation point: throws RunCancelledError once the run is cancelled.
-        await ctx.progress(m.step / cfg.steps, `step ${m.step}/${cfg.steps} · loss ${m.loss.toFixed(3)}`);
-      },
-    });
-    const final = result.checkpoints.at(-1) ?? (await latestCheckpoint(outDir));
-    if (!final) throw new Error("training finished without writing a checkpoint");
-    await db().model.upsert({
-      where: { projectId_name: { projectId: run.projectId, name: run.name } },
-      create: {
-        projectId: run.projectId,
-        name: run.name,
-        kind: "NANO_CHECKPOINT",
-        config: { checkpoint: final, runId, preset: cfg.preset, datasetId: cfg.datasetId },
-      },
-      update: { config: { checkpoint: final, runId, preset: cfg.preset, datasetId: cfg.datasetId } },
-    });
-    const last = result.metrics.at(-1);
-    return `${cfg.steps} steps · final loss ${last ? last.loss.toFixed(3) : "?"} · model "${run.name}" registered`;
-  } catch (err) {
-    // Diverged training or a mismatched checkpoint will not heal by retrying.
-    if (err instanceof TrainError) throw new PermanentJobError(err.message);
-    throw err;
-  }
+    },
+    runId,
+    ctx,
+  );
+  const final = result.checkpoints.at(-1) ?? (await latestCheckpoint(outDir));
+  if (!final) throw new Error("training finished without writing a checkpoint");
+  const modelConfig = { checkpoint: final, runId, preset: cfg.preset, datasetId: cfg.datasetId };
+  await db().model.upsert({
+    where: { projectId_name: { projectId: run.projectId, name: run.name } },
+    create: { projectId: run.projectId, name: run.name, kind: "NANO_CHECKPOINT", config: modelConfig },
+    update: { config: modelConfig },
+  });
+  const loss = result.lastLoss === null ? "?" : result.lastLoss.toFixed(3);
+  return `${cfg.steps} steps · final loss ${loss} · model "${run.name}" registered`;
 };

@@ -1,0 +1,59 @@
+// Runs one SFT job's training in its own process, so that a native crash of the compute core
+// (a segfault in kernels/) ends this child, not the worker that pulls jobs (DESIGN.md: "a crash
+// of the compute core fails one job ... never kills the worker process").
+// Protocol over IPC: parent -> {type: "start", options}; child -> {type: "step", metrics}*, then
+// {type: "done", checkpoints, lastLoss} or {type: "error", message, permanent}.
+import { defaultTokenizer, modelConfig, trainSft, TrainError, type StepMetrics } from "@paravt/nano";
+
+export interface SftChildOptions {
+  suiteDir: string;
+  model: Parameters<typeof modelConfig>[1];
+  steps: number;
+  batchSize: number;
+  lr: number;
+  seed: number;
+  checkpointEvery: number;
+  outDir: string;
+  resumeFrom?: string;
+}
+
+export type SftChildMessage =
+  | { type: "step"; metrics: StepMetrics }
+  | { type: "done"; checkpoints: string[]; lastLoss: number | null }
+  | { type: "error"; message: string; permanent: boolean };
+
+function send(msg: SftChildMessage): Promise<void> {
+  return new Promise((resolve) => process.send!(msg, () => resolve()));
+}
+
+async function run(o: SftChildOptions): Promise<void> {
+  const tokenizer = defaultTokenizer();
+  const result = await trainSft({
+    suiteDir: o.suiteDir,
+    tokenizer,
+    modelConfig: modelConfig(tokenizer, o.model),
+    steps: o.steps,
+    batchSize: o.batchSize,
+    lr: { kind: "cosine", lr: o.lr, warmupSteps: Math.ceil(o.steps * 0.05) },
+    seed: o.seed,
+    checkpointEvery: o.checkpointEvery,
+    outDir: o.outDir,
+    ...(o.resumeFrom ? { resumeFrom: o.resumeFrom } : {}),
+    onStep: (m) => send({ type: "step", metrics: m }),
+  });
+  await send({ type: "done", checkpoints: result.checkpoints, lastLoss: result.metrics.at(-1)?.loss ?? null });
+}
+
+process.once("message", (msg: { type: "start"; options: SftChildOptions }) => {
+  run(msg.options)
+    .then(() => process.exit(0))
+    .catch(async (err: unknown) => {
+      await send({
+        type: "error",
+        message: err instanceof Error ? err.message : String(err),
+        // Diverged training or a mismatched checkpoint does not heal on retry.
+        permanent: err instanceof TrainError,
+      });
+      process.exit(1);
+    });
+});
