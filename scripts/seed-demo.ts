@@ -1,5 +1,6 @@
 // Idempotent demo data for `npm start`: a demo user, a demo project and a few generated videos
 // (rendered by the workers through the queue, so the jobs page shows them live).
+import path from "node:path";
 import { auth } from "@paravt/auth";
 import {
   closeEventBus,
@@ -16,6 +17,11 @@ export const DEMO_USER = { email: "demo@paravt.local", password: "paravt-demo", 
 const DEMO_PROJECT = "Demo: needle in a long video";
 const DEMO_VIDEOS = [20, 45, 90];
 // A small needle suite: 3 videos of 1-2 minutes, 9 questions, rendered by the workers.
+// The committed default checkpoint (packages/nano/checkpoints/default, trained by `paravt nano train`).
+const DEFAULT_MODEL = {
+  name: "nano-default (tiny, SFT 1500 steps)",
+  checkpoint: path.resolve(import.meta.dirname, "..", "packages", "nano", "checkpoints", "default"),
+};
 const DEMO_SUITE = { name: "Demo needle suite (seed 1)", seed: 1, count: 3, minMinutes: 1, maxMinutes: 2 };
 
 async function main(): Promise<void> {
@@ -42,6 +48,17 @@ async function main(): Promise<void> {
       await videos.createDemoVideo(access, { name: `demo-${durationS}s.mp4`, durationS });
     }
     console.log(`seed: queued ${DEMO_VIDEOS.length} demo videos`);
+  }
+  if (!(await db().model.findFirst({ where: { projectId: project.id, name: DEFAULT_MODEL.name } }))) {
+    await db().model.create({
+      data: {
+        projectId: project.id,
+        name: DEFAULT_MODEL.name,
+        kind: "NANO_CHECKPOINT",
+        config: { checkpoint: DEFAULT_MODEL.checkpoint, preset: "tiny" },
+      },
+    });
+    console.log(`seed: registered model "${DEFAULT_MODEL.name}"`);
   }
   if ((await db().dataset.count({ where: { projectId: project.id } })) === 0) {
     await datasets.generateSuite(access, DEMO_SUITE);

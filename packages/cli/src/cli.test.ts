@@ -131,4 +131,26 @@ describe("paravt command line", () => {
     expect(r.stderr).toContain("Usage: paravt");
     expect(paravt([]).code).toBe(2);
   });
+
+  it("nano train validates its arguments and fails clearly on a missing suite", () => {
+    expect(paravt(["nano", "--help"]).stdout).toContain("Usage: paravt nano train");
+    const noSuite = paravt(["nano", "train", "--out", "/tmp/x"]);
+    expect(noSuite.code).toBe(2);
+    expect(noSuite.stderr).toContain("--suite is required");
+    const badPreset = paravt(["nano", "train", "--suite", "/tmp/x", "--out", "/tmp/y", "--preset", "huge"]);
+    expect(badPreset.code).toBe(2);
+    expect(badPreset.stderr).toContain("--preset must be tiny, small or default");
+    const missing = paravt([
+      "nano",
+      "train",
+      "--suite",
+      "/nonexistent/suite",
+      "--out",
+      "/tmp/paravt-none",
+      "--steps",
+      "1",
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/paravt nano train: .*manifest\.json/);
+  });
 });

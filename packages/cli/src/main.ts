@@ -1,13 +1,14 @@
 import type { CliIo, Command } from "./command";
+import { nanoCommand } from "./commands/nano";
 import { parseCommand } from "./commands/parse";
 import { rewardCommand } from "./commands/reward";
 import { suiteCommand } from "./commands/suite";
 
 /** Every subcommand, in the order `paravt --help` lists them. */
-export const COMMANDS: readonly Command[] = [rewardCommand, parseCommand, suiteCommand];
+export const COMMANDS: readonly Command[] = [rewardCommand, parseCommand, suiteCommand, nanoCommand];
 
 /** Commands that read their own arguments; the others take none. */
-const TAKES_ARGUMENTS: ReadonlySet<Command> = new Set([suiteCommand]);
+const TAKES_ARGUMENTS: ReadonlySet<Command> = new Set([suiteCommand, nanoCommand]);
 
 const HELP_FLAGS = new Set(["-h", "--help"]);
 

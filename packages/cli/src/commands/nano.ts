@@ -1,0 +1,132 @@
+import path from "node:path";
+import { parseArgs } from "node:util";
+import type { CliIo, Command } from "../command";
+
+const PRESETS = {
+  tiny: { width: 64, layers: 2, heads: 2, contextLength: 2048 },
+  small: { width: 128, layers: 4, heads: 4, contextLength: 2048 },
+  default: { width: 256, layers: 6, heads: 8, contextLength: 2048 },
+} as const;
+
+const HELP = `Usage: paravt nano train --suite DIR --out DIR [options]
+
+Cold-start SFT of ParaVT-nano on a needle suite's oracle trajectories (main agent and sub-agent
+turns, loss on assistant tokens only, SPEC §3), on the C++ compute core (kernels/). Checkpoints
+go to OUT/step-NNNNNN; an existing checkpoint in OUT is resumed (same settings required).
+
+Options:
+  --suite DIR              suite directory (paravt suite generate)
+  --out DIR                checkpoint directory
+  --preset P               tiny | small | default (default tiny)
+  --steps N                optimizer steps (default 1000)
+  --batch B                sequences per step (default 2)
+  --lr X                   peak learning rate, cosine schedule with 5 % warm-up (default 1e-3)
+  --seed S                 initialisation and data-order seed (default 1)
+  --checkpoint-every N     also save every N steps (default 250; the last step is always saved)
+
+Progress goes to stderr; at the end one JSON line (steps, final loss, token accuracy, seconds,
+checkpoint) goes to stdout. Exit codes: 0 done, 1 training failed, 2 bad arguments.
+
+Example:
+  paravt nano train --suite var/suites/s1 --out var/checkpoints/nano-s1 --steps 1500
+`;
+
+class UsageError extends Error {}
+
+function num(name: string, v: string | undefined, fallback: number, integer: boolean): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) {
+    throw new UsageError(`--${name} must be a positive ${integer ? "integer" : "number"} (got ${v})`);
+  }
+  return n;
+}
+
+async function train(args: readonly string[], io: CliIo): Promise<number> {
+  let o;
+  try {
+    const { values: v } = parseArgs({
+      args: [...args],
+      strict: true,
+      options: {
+        suite: { type: "string" },
+        out: { type: "string" },
+        preset: { type: "string" },
+        steps: { type: "string" },
+        batch: { type: "string" },
+        lr: { type: "string" },
+        seed: { type: "string" },
+        "checkpoint-every": { type: "string" },
+      },
+    });
+    if (!v.suite) throw new UsageError("--suite is required");
+    if (!v.out) throw new UsageError("--out is required");
+    const preset = (v.preset ?? "tiny") as keyof typeof PRESETS;
+    if (!(preset in PRESETS)) throw new UsageError(`--preset must be tiny, small or default (got ${v.preset})`);
+    o = {
+      suite: v.suite,
+      out: v.out,
+      preset,
+      steps: num("steps", v.steps, 1000, true),
+      batch: num("batch", v.batch, 2, true),
+      lr: num("lr", v.lr, 1e-3, false),
+      seed: v.seed === undefined ? 1 : num("seed", v.seed, 1, true),
+      every: num("checkpoint-every", v["checkpoint-every"], 250, true),
+    };
+  } catch (e) {
+    io.stderr.write(`paravt nano train: ${(e as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  // Loaded only here: the compute core (native addon) is not needed by other commands.
+  const { defaultTokenizer, modelConfig, trainSft } = await import("@paravt/nano");
+  const tokenizer = defaultTokenizer();
+  const started = Date.now();
+  try {
+    const result = await trainSft({
+      suiteDir: o.suite,
+      tokenizer,
+      modelConfig: modelConfig(tokenizer, { ...PRESETS[o.preset], seed: o.seed }),
+      steps: o.steps,
+      batchSize: o.batch,
+      lr: { kind: "cosine", lr: o.lr, warmupSteps: Math.ceil(o.steps * 0.05) },
+      seed: o.seed,
+      checkpointEvery: o.every,
+      outDir: o.out,
+      onStep: (m) => {
+        if (m.step % 25 === 0 || m.step === o.steps) {
+          io.stderr.write(
+            `step ${m.step}/${o.steps}  loss ${m.loss.toFixed(4)}  acc ${(m.tokenAccuracy * 100).toFixed(1)}%  ${Math.round(m.tokensPerSecond)} tok/s\n`,
+          );
+        }
+      },
+    });
+    const last = result.metrics.at(-1);
+    io.stdout.write(
+      JSON.stringify({
+        steps: o.steps,
+        loss: last?.loss ?? null,
+        tokenAccuracy: last?.tokenAccuracy ?? null,
+        seconds: Math.round((Date.now() - started) / 100) / 10,
+        checkpoint: path.resolve(result.checkpoints.at(-1) ?? o.out),
+      }) + "\n",
+    );
+    return 0;
+  } catch (e) {
+    io.stderr.write(`paravt nano train: ${(e as Error).message}\n`);
+    return 1;
+  }
+}
+
+export const nanoCommand: Command = {
+  name: "nano",
+  summary: "train ParaVT-nano on a needle suite (paravt nano train)",
+  help: HELP,
+  async run(args, io) {
+    const [sub, ...rest] = args;
+    if (sub !== "train") {
+      io.stderr.write(`paravt nano: expected the subcommand "train"\n\n${HELP}`);
+      return 2;
+    }
+    return train(rest, io);
+  },
+};

@@ -1,0 +1,23 @@
+// The committed default checkpoint (checkpoints/default) must keep loading with the current
+// code: same tokenizer (hash), same parameter layout as the compute core. If this fails after a
+// tokenizer or model change, retrain it with the command in the README.
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { loadCheckpoint } from "./checkpoint";
+import { createCoreModel } from "./core";
+import { defaultTokenizer } from "./vocabulary";
+
+const DIR = fileURLToPath(new URL("../checkpoints/default", import.meta.url));
+
+describe("default checkpoint", () => {
+  it("loads, matches the current tokenizer and the core's layout, and holds finite trained weights", async () => {
+    const ckpt = await loadCheckpoint(DIR);
+    expect(ckpt.tokenizer.vocabJson().hash).toBe(defaultTokenizer().vocabJson().hash);
+    expect(ckpt.config).toMatchObject({ width: 64, layers: 2, heads: 2, contextLength: 2048 });
+    expect(ckpt.training.step).toBe(1500);
+    const wte = ckpt.params.get("wte")!;
+    expect([...wte.data.subarray(0, 1000)].every(Number.isFinite)).toBe(true);
+    const model = createCoreModel(ckpt.config, ckpt.params);
+    expect(model.layout.map((p) => p.name)).toEqual([...ckpt.params.keys()]);
+  });
+});
