@@ -49,17 +49,13 @@ async function main(): Promise<void> {
     }
     console.log(`seed: queued ${DEMO_VIDEOS.length} demo videos`);
   }
-  if (!(await db().model.findFirst({ where: { projectId: project.id, name: DEFAULT_MODEL.name } }))) {
-    await db().model.create({
-      data: {
-        projectId: project.id,
-        name: DEFAULT_MODEL.name,
-        kind: "NANO_CHECKPOINT",
-        config: { checkpoint: DEFAULT_MODEL.checkpoint, preset: "tiny" },
-      },
-    });
-    console.log(`seed: registered model "${DEFAULT_MODEL.name}"`);
-  }
+  // Upserted: the checkpoint's absolute path follows the checkout that runs the demo.
+  const modelConfig = { checkpoint: DEFAULT_MODEL.checkpoint, preset: "tiny" };
+  await db().model.upsert({
+    where: { projectId_name: { projectId: project.id, name: DEFAULT_MODEL.name } },
+    create: { projectId: project.id, name: DEFAULT_MODEL.name, kind: "NANO_CHECKPOINT", config: modelConfig },
+    update: { config: modelConfig },
+  });
   if ((await db().dataset.count({ where: { projectId: project.id } })) === 0) {
     await datasets.generateSuite(access, DEMO_SUITE);
     console.log(`seed: queued the demo needle suite (${DEMO_SUITE.count} videos)`);
