@@ -26,6 +26,33 @@ afterAll(async () => {
   await fs.rm(mediaRoot, { recursive: true, force: true });
 });
 
+/** A fresh project (owner access) with a generated and imported one-video suite. */
+async function projectWithSuite(name: string, seed: number) {
+  const fx = await createProjectWithRoles(db());
+  const access = await projectAccess({ kind: "user", userId: fx.owner.id }, fx.project.id);
+  const { dataset, runId } = await datasets.generateSuite(access, {
+    name,
+    seed,
+    count: 1,
+    minMinutes: 1,
+    maxMinutes: 1,
+  });
+  expect((await waitForRun(runId)).status).toBe("SUCCEEDED");
+  return { fx, access, dataset };
+}
+
+/** SFT settings of the tests: the tiny preset, batch 1. */
+const sftSettings = (datasetId: string, name: string, steps: number, checkpointEvery: number) => ({
+  datasetId,
+  name,
+  preset: "tiny" as const,
+  steps,
+  batchSize: 1,
+  lr: 1e-3,
+  seed: 1,
+  checkpointEvery,
+});
+
 describe("needle suite jobs", () => {
   it(
     "generates a suite, imports its videos and samples, and a second import duplicates nothing",
@@ -113,27 +140,9 @@ describe("needle suite jobs", () => {
     "trains nano on a suite (train.sft): per-step metrics, checkpoints, a registered model",
     { timeout: 240_000 },
     async () => {
-      const fx = await createProjectWithRoles(db());
-      const access = await projectAccess({ kind: "user", userId: fx.owner.id }, fx.project.id);
-      const { dataset, runId: genId } = await datasets.generateSuite(access, {
-        name: "sft data",
-        seed: 5,
-        count: 1,
-        minMinutes: 1,
-        maxMinutes: 1,
-      });
-      expect((await waitForRun(genId)).status).toBe("SUCCEEDED");
+      const { fx, access, dataset } = await projectWithSuite("sft data", 5);
 
-      const run = await training.launchSft(access, {
-        datasetId: dataset.id,
-        name: "nano-sft-test",
-        preset: "tiny",
-        steps: 4,
-        batchSize: 1,
-        lr: 1e-3,
-        seed: 1,
-        checkpointEvery: 2,
-      });
+      const run = await training.launchSft(access, sftSettings(dataset.id, "nano-sft-test", 4, 2));
       expect(run).toMatchObject({ kind: "sft", jobName: "train.sft", status: "QUEUED" });
       const done = await waitForRun(run.id, 180_000);
       expect(done.error).toBeNull();
@@ -164,44 +173,17 @@ describe("needle suite jobs", () => {
     const fx = await createProjectWithRoles(db());
     const access = await projectAccess({ kind: "user", userId: fx.owner.id }, fx.project.id);
     const plain = await db().dataset.create({ data: { projectId: fx.project.id, name: "plain" } });
-    await expect(
-      training.launchSft(access, {
-        datasetId: plain.id,
-        name: "x",
-        preset: "tiny",
-        steps: 1,
-        batchSize: 1,
-        lr: 1e-3,
-        seed: 1,
-        checkpointEvery: 0,
-      }),
-    ).rejects.toThrow(/Only a needle-suite dataset can train nano/);
+    await expect(training.launchSft(access, sftSettings(plain.id, "x", 1, 0))).rejects.toThrow(
+      /Only a needle-suite dataset can train nano/,
+    );
   });
 
   it(
     "survives a crash of the training process: the worker lives, the retry resumes, no step twice",
     { timeout: 240_000 },
     async () => {
-      const fx = await createProjectWithRoles(db());
-      const access = await projectAccess({ kind: "user", userId: fx.owner.id }, fx.project.id);
-      const { dataset, runId: genId } = await datasets.generateSuite(access, {
-        name: "crash data",
-        seed: 6,
-        count: 1,
-        minMinutes: 1,
-        maxMinutes: 1,
-      });
-      expect((await waitForRun(genId)).status).toBe("SUCCEEDED");
-      const run = await training.launchSft(access, {
-        datasetId: dataset.id,
-        name: "nano-crash-test",
-        preset: "tiny",
-        steps: 30,
-        batchSize: 1,
-        lr: 1e-3,
-        seed: 1,
-        checkpointEvery: 5,
-      });
+      const { access, dataset } = await projectWithSuite("crash data", 6);
+      const run = await training.launchSft(access, sftSettings(dataset.id, "nano-crash-test", 30, 5));
       // Wait until the child has passed a checkpoint, then crash it the way a native bug would.
       const pid = await waitUntil("training past step 7", async () => {
         const r = await db().run.findUniqueOrThrow({ where: { id: run.id } });

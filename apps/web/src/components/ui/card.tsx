@@ -5,42 +5,31 @@ export function Card({ className, children }: { className?: string; children: Re
   return <section className={cn("rounded-lg border border-line bg-surface p-5", className)}>{children}</section>;
 }
 
-export function CardHeader({
-  title,
-  description,
-  actions,
-}: {
+interface HeaderProps {
   title: string;
   description?: string;
   actions?: ReactNode;
-}) {
+}
+
+/** Title, optional description and right-aligned actions; one layout for cards and pages. */
+function Header({ title, description, actions, page }: HeaderProps & { page: boolean }) {
+  const Title = page ? "h1" : "h2";
+  const Wrapper = page ? "header" : "div";
   return (
-    <div className="mb-4 flex flex-wrap items-start justify-between gap-3">
+    <Wrapper className={cn("flex flex-wrap justify-between", page ? "mb-6 items-end gap-4" : "mb-4 items-start gap-3")}>
       <div>
-        <h2 className="text-base font-semibold">{title}</h2>
-        {description && <p className="mt-0.5 text-sm text-muted">{description}</p>}
+        <Title className={page ? "text-2xl font-semibold tracking-tight" : "text-base font-semibold"}>{title}</Title>
+        {description && <p className={cn("text-sm text-muted", page ? "mt-1" : "mt-0.5")}>{description}</p>}
       </div>
       {actions && <div className="flex items-center gap-2">{actions}</div>}
-    </div>
+    </Wrapper>
   );
 }
 
-export function PageHeader({
-  title,
-  description,
-  actions,
-}: {
-  title: string;
-  description?: string;
-  actions?: ReactNode;
-}) {
-  return (
-    <header className="mb-6 flex flex-wrap items-end justify-between gap-4">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
-        {description && <p className="mt-1 text-sm text-muted">{description}</p>}
-      </div>
-      {actions && <div className="flex items-center gap-2">{actions}</div>}
-    </header>
-  );
+export function CardHeader(props: HeaderProps) {
+  return <Header {...props} page={false} />;
+}
+
+export function PageHeader(props: HeaderProps) {
+  return <Header {...props} page />;
 }
