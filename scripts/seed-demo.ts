@@ -1,6 +1,5 @@
 // Idempotent demo data for `npm start`: a demo user, a demo project and a few generated videos
 // (rendered by the workers through the queue, so the jobs page shows them live).
-import path from "node:path";
 import { auth } from "@paravt/auth";
 import {
   closeEventBus,
@@ -12,17 +11,7 @@ import {
   redis,
   videos,
 } from "@paravt/shared/server";
-
-export const DEMO_USER = { email: "demo@paravt.local", password: "paravt-demo", name: "Demo Researcher" };
-const DEMO_PROJECT = "Demo: needle in a long video";
-const DEMO_VIDEOS = [20, 45, 90];
-// A small needle suite: 3 videos of 1-2 minutes, 9 questions, rendered by the workers.
-// The committed default checkpoint (packages/nano/checkpoints/default, trained by `paravt nano train`).
-const DEFAULT_MODEL = {
-  name: "nano-default (tiny, SFT 1500 steps)",
-  checkpoint: path.resolve(import.meta.dirname, "..", "packages", "nano", "checkpoints", "default"),
-};
-const DEMO_SUITE = { name: "Demo needle suite (seed 1)", seed: 1, count: 3, minMinutes: 1, maxMinutes: 2 };
+import { DEMO_MODELS, DEMO_PROJECT, DEMO_SUITE, DEMO_USER, DEMO_VIDEOS } from "./demo-data";
 
 async function main(): Promise<void> {
   let user = await db().user.findUnique({ where: { email: DEMO_USER.email } });
@@ -50,12 +39,14 @@ async function main(): Promise<void> {
     console.log(`seed: queued ${DEMO_VIDEOS.length} demo videos`);
   }
   // Upserted: the checkpoint's absolute path follows the checkout that runs the demo.
-  const modelConfig = { checkpoint: DEFAULT_MODEL.checkpoint, preset: "tiny" };
-  await db().model.upsert({
-    where: { projectId_name: { projectId: project.id, name: DEFAULT_MODEL.name } },
-    create: { projectId: project.id, name: DEFAULT_MODEL.name, kind: "NANO_CHECKPOINT", config: modelConfig },
-    update: { config: modelConfig },
-  });
+  for (const m of DEMO_MODELS) {
+    const config = { checkpoint: m.checkpoint, preset: m.preset };
+    await db().model.upsert({
+      where: { projectId_name: { projectId: project.id, name: m.name } },
+      create: { projectId: project.id, name: m.name, kind: "NANO_CHECKPOINT", config },
+      update: { config },
+    });
+  }
   if ((await db().dataset.count({ where: { projectId: project.id } })) === 0) {
     await datasets.generateSuite(access, DEMO_SUITE);
     console.log(`seed: queued the demo needle suite (${DEMO_SUITE.count} videos)`);

@@ -76,6 +76,13 @@ async function main() {
     "apps/web",
   );
   run("npx", ["--no-install", "tsx", "scripts/seed-demo.ts"], { env });
+  // In the background: waits for the workers to import the demo suite, then launches the demo eval.
+  const demoEval = spawn(process.execPath, ["--import", "tsx", "scripts/seed-demo-eval.ts"], {
+    cwd: ROOT,
+    env,
+    stdio: "inherit",
+  });
+  demoEval.on("error", (err) => console.error(`demo evaluation: ${err.message}`));
   console.log(
     [
       "",

@@ -257,6 +257,8 @@ class NativeModel : public Napi::ObjectWrap<NativeModel> {
                            InstanceMethod<&NativeModel::SetOptimizerState>("setOptimizerState"),
                            InstanceMethod<&NativeModel::Forward>("forward"),
                            InstanceMethod<&NativeModel::Backward>("backward"),
+                           InstanceMethod<&NativeModel::Logprobs>("logprobs"),
+                           InstanceMethod<&NativeModel::PolicyForward>("policyForward"),
                            InstanceMethod<&NativeModel::Step>("step"),
                            InstanceMethod<&NativeModel::CreateDecoder>("createDecoder"),
                        });
@@ -439,6 +441,186 @@ class NativeModel : public Napi::ObjectWrap<NativeModel> {
     return (new ForwardJob(env, this, std::move(b), logits, losses))->Start();
   }
 
+  // ---- policy gradient (RL), SPEC §3 ----
+
+  // Reads a batch whose targets are required (the tokens whose log-probabilities are taken).
+  Batch read_target_batch(Napi::Env env, const char* op, Napi::Value v) {
+    std::string what = std::string(op) + ": batch";
+    Napi::Object o = require_object(env, v, what.c_str());
+    const ModelConfig& c = model_.cfg;
+    int B = (int)read_int(env, o.Get("batchSize"), (what + ".batchSize").c_str(), 1, 1 << 24);
+    int T = (int)read_int(env, o.Get("seqLen"), (what + ".seqLen").c_str(), 1, c.context);
+    if ((int64_t)B * T > (1 << 24)) throw_range(env, format("%s: batch of %d x %d positions is too large", op, B, T));
+    Batch b;
+    read_batch(env, op, o, c, B, T, c.context, true, &b);
+    if (!b.has_targets) throw_type(env, what + ".targets is required (Int32Array): the tokens to score");
+    return b;
+  }
+
+  class LogprobsJob : public Job {
+   public:
+    LogprobsJob(Napi::Env env, NativeModel* owner, Batch&& b, bool entropy)
+        : Job(env, owner, "logprobs"), b_(std::move(b)), want_entropy_(entropy) {}
+    void Execute() override {
+      size_t N = (size_t)b_.B * b_.T;
+      logp_.resize(N);
+      if (want_entropy_) entropy_.resize(N);
+      model_logprobs(&owner_->model_, b_.tokens.data(), b_.has_frames ? b_.frames.data() : NULL, b_.targets.data(),
+                     b_.mask.data(), b_.B, b_.T, logp_.data(), want_entropy_ ? entropy_.data() : NULL);
+    }
+    Napi::Value Result(Napi::Env env) override {
+      Napi::Object o = Napi::Object::New(env);
+      o.Set("logprobs", to_float32(env, logp_.data(), logp_.size()));
+      if (want_entropy_) o.Set("entropy", to_float32(env, entropy_.data(), entropy_.size()));
+      return o;
+    }
+
+   private:
+    Batch b_;
+    bool want_entropy_;
+    std::vector<float> logp_, entropy_;
+  };
+
+  Napi::Value Logprobs(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    check_idle(env, "logprobs");
+    Batch b = read_target_batch(env, "logprobs", info[0]);
+    bool entropy = false;
+    if (!info[1].IsUndefined()) {
+      Napi::Object opt = require_object(env, info[1], "logprobs: options");
+      entropy = read_bool(env, opt, "entropy", "logprobs: options.entropy");
+    }
+    return (new LogprobsJob(env, this, std::move(b), entropy))->Start();
+  }
+
+  // One of the names of `choices` (index), or `fallback` when undefined.
+  static int read_choice(Napi::Env env, Napi::Object o, const char* key, const char* what,
+                         const std::vector<const char*>& choices, int fallback) {
+    Napi::Value v = o.Get(key);
+    if (v.IsUndefined()) return fallback;
+    std::string list;
+    for (size_t i = 0; i < choices.size(); i++) list += (i ? ", \"" : "\"") + std::string(choices[i]) + "\"";
+    if (!v.IsString()) throw_type(env, format("%s must be one of %s", what, list.c_str()));
+    std::string x = v.As<Napi::String>().Utf8Value();
+    for (size_t i = 0; i < choices.size(); i++)
+      if (x == choices[i]) return (int)i;
+    throw_range(env, format("%s must be one of %s, got \"%s\"", what, list.c_str(), x.c_str()));
+  }
+
+  // A per-token float tensor [B*T] whose values must be finite where the mask is > 0.
+  static bool read_token_floats(Napi::Env env, Napi::Object o, const char* key, const Batch& b, bool optional,
+                                std::vector<float>* out) {
+    std::string what = std::string("policyLoss: options.") + key;
+    size_t N = (size_t)b.B * b.T;
+    std::string shape = format("batchSize*seqLen = %d*%d", b.B, b.T);
+    if (!read_array<float>(env, o.Get(key), napi_float32_array, "a Float32Array", what.c_str(), N, shape.c_str(),
+                           optional, out)) {
+      return false;
+    }
+    for (size_t i = 0; i < N; i++) {
+      if (b.mask[i] > 0.0f && !isfinite((*out)[i])) {
+        throw_range(env, format("%s[%zu] (sequence %zu, position %zu) is %s at a masked-in position", what.c_str(), i,
+                                i / b.T, i % b.T, describe((*out)[i])));
+      }
+    }
+    return true;
+  }
+
+  struct PolicyInputs {
+    std::vector<float> adv, old_logp, prox_logp, ref_logp;
+    bool has_prox = false, has_ref = false;
+    PolicyLossConfig cfg{};
+  };
+
+  class PolicyJob : public Job {
+   public:
+    PolicyJob(Napi::Env env, NativeModel* owner, Batch&& b, PolicyInputs&& in)
+        : Job(env, owner, "policyLoss"), b_(std::move(b)), in_(std::move(in)) {}
+    void Execute() override {
+      model_policy_forward(&owner_->model_, b_.tokens.data(), b_.has_frames ? b_.frames.data() : NULL,
+                           b_.targets.data(), b_.mask.data(), in_.adv.data(), in_.old_logp.data(),
+                           in_.has_prox ? in_.prox_logp.data() : NULL, in_.has_ref ? in_.ref_logp.data() : NULL,
+                           &in_.cfg, b_.B, b_.T, &r_);
+    }
+    Napi::Value Result(Napi::Env env) override {
+      Napi::Object o = Napi::Object::New(env);
+      o.Set("loss", r_.loss);
+      o.Set("pgLoss", r_.pg_loss);
+      o.Set("kl", r_.kl);
+      o.Set("meanRatio", r_.ratio_mean);
+      o.Set("clipFraction", r_.clip_fraction);
+      o.Set("approxKl", r_.approx_kl);
+      o.Set("entropy", r_.entropy);
+      o.Set("behaviourWeight", r_.behav_weight_mean);
+      o.Set("cappedFraction", r_.capped_fraction);
+      o.Set("tokens", r_.tokens);
+      o.Set("sequences", r_.sequences);
+      return o;
+    }
+
+   private:
+    Batch b_;
+    PolicyInputs in_;
+    PolicyLossResult r_{};
+  };
+
+  Napi::Value PolicyForward(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    check_idle(env, "policyLoss");
+    Batch b = read_target_batch(env, "policyLoss", info[0]);
+    Napi::Object o = require_object(env, info[1], "policyLoss: options");
+    PolicyInputs in;
+    PolicyLossParams& p = in.cfg.params;
+    // Defaults: SPEC §3 (PPO clip 0.2, KL coefficient 0.01, behaviour weight cap 5).
+    p.clip_low = (float)read_double(env, o, "clipLow", "policyLoss: options.clipLow", 0.2, 0, 0.999999);
+    p.clip_high = (float)read_double(env, o, "clipHigh", "policyLoss: options.clipHigh", 0.2, 0, 1e6);
+    p.kl_coef = (float)read_double(env, o, "klCoef", "policyLoss: options.klCoef", 0.01, 0, 1e6);
+    p.behav_cap = (float)read_double(env, o, "behaviourCap", "policyLoss: options.behaviourCap", 5.0, 1, 1e30);
+    p.kl_estimator = read_choice(env, o, "klEstimator", "policyLoss: options.klEstimator", {"k1", "k2", "k3"}, KL_K3);
+    p.cap_mode = read_choice(env, o, "capMode", "policyLoss: options.capMode", {"truncate", "mask"}, CAP_TRUNCATE);
+    in.cfg.aggregation = read_choice(env, o, "aggregation", "policyLoss: options.aggregation",
+                                     {"token-mean", "seq-mean-token-mean", "seq-mean-token-sum"}, AGG_TOKEN_MEAN);
+    in.cfg.denominator = 0.0;
+    if (!o.Get("denominator").IsUndefined()) {
+      in.cfg.denominator = read_double(env, o, "denominator", "policyLoss: options.denominator", 0, 1e-30, 1e30);
+    }
+    // Advantages: one per sequence [B] (broadcast over its tokens) or one per token [B*T].
+    size_t N = (size_t)b.B * b.T;
+    Napi::Value av = o.Get("advantages");
+    if (!av.IsTypedArray() || av.As<Napi::TypedArray>().TypedArrayType() != napi_float32_array) {
+      throw_type(env, "policyLoss: options.advantages is required (Float32Array of batchSize or batchSize*seqLen)");
+    }
+    size_t alen = av.As<Napi::TypedArray>().ElementLength();
+    if (alen == (size_t)b.B && alen != N) {
+      std::vector<float> per_seq;
+      read_array<float>(env, av, napi_float32_array, "a Float32Array", "policyLoss: options.advantages", alen,
+                        "batchSize", false, &per_seq);
+      for (size_t s = 0; s < per_seq.size(); s++) {
+        if (!isfinite(per_seq[s])) {
+          throw_range(env, format("policyLoss: options.advantages[%zu] (sequence %zu) is %s", s, s,
+                                  describe(per_seq[s])));
+        }
+      }
+      in.adv.resize(N);
+      for (size_t i = 0; i < N; i++) in.adv[i] = per_seq[i / b.T];
+    } else if (alen == N) {
+      read_token_floats(env, o, "advantages", b, false, &in.adv);
+    } else {
+      throw_range(env, format("policyLoss: options.advantages has %zu elements, expected batchSize = %d (one per "
+                              "sequence) or batchSize*seqLen = %zu (one per token)",
+                              alen, b.B, N));
+    }
+    read_token_floats(env, o, "oldLogprobs", b, false, &in.old_logp);
+    in.has_prox = read_token_floats(env, o, "proxLogprobs", b, true, &in.prox_logp);
+    in.has_ref = read_token_floats(env, o, "refLogprobs", b, true, &in.ref_logp);
+    if (p.kl_coef > 0.0f && !in.has_ref) {
+      throw_type(env, format("policyLoss: options.refLogprobs is required when klCoef > 0 (klCoef = %g): the frozen "
+                             "reference policy's log-probabilities",
+                             (double)p.kl_coef));
+    }
+    return (new PolicyJob(env, this, std::move(b), std::move(in)))->Start();
+  }
+
   class BackwardJob : public Job {
    public:
     BackwardJob(Napi::Env env, NativeModel* owner, bool accumulate)
@@ -460,7 +642,7 @@ class NativeModel : public Napi::ObjectWrap<NativeModel> {
     }
     if (model_.state != 2) {
       throw_error(env, "backward: no forward with targets since the last step or parameter change; call forward() "
-                       "with batch.targets first");
+                       "with batch.targets (or policyLoss) first");
     }
     return (new BackwardJob(env, this, accumulate))->Start();
   }

@@ -46,6 +46,8 @@ struct KernelOps {
   decltype(&softmax_crossentropy_forward_cpu) softmax_crossentropy_forward;
   decltype(&softmax_crossentropy_backward_cpu) softmax_crossentropy_backward;
   decltype(&argmax_rows_cpu) argmax_rows;
+  decltype(&token_logprobs_cpu) token_logprobs;
+  decltype(&policy_loss_cpu) policy_loss;
   decltype(&sumsq_cpu) sumsq;
   decltype(&adamw_cpu) adamw;
 };

@@ -51,6 +51,8 @@ static const KernelOps kCpuOps = {
     softmax_crossentropy_forward_cpu,
     softmax_crossentropy_backward_cpu,
     argmax_rows_cpu,
+    token_logprobs_cpu,
+    policy_loss_cpu,
     sumsq_cpu,
     adamw_cpu,
 };

@@ -75,6 +75,95 @@ export interface ForwardResult {
   losses?: Float32Array;
 }
 
+/** A batch whose `targets` (the next tokens to score) are required; `mask` defaults to all 1. */
+export type ScoredBatch = Batch & { targets: Int32Array };
+
+export interface LogprobsOptions {
+  /** also return the per-token entropy of the next-token distribution */
+  entropy?: boolean;
+}
+
+export interface LogprobsResult {
+  /** [batchSize*seqLen] log softmax(logits)[target]; 0 where the mask is 0 */
+  logprobs: Float32Array;
+  /** [batchSize*seqLen] -sum p log p; 0 where the mask is 0 (only with `entropy: true`) */
+  entropy?: Float32Array;
+}
+
+/** KL(pi_theta || pi_ref) estimators: k1 = d, k2 = d^2/2, k3 = e^-d + d - 1 with d = logp - refLogp. */
+export type KlEstimator = "k1" | "k2" | "k3";
+/** What a behaviour importance weight above the cap becomes: the cap ("truncate") or 0 ("mask", AReaL). */
+export type BehaviourCapMode = "truncate" | "mask";
+/** How per-token losses become one number (verl's loss_agg_mode names). */
+export type LossAggregation = "token-mean" | "seq-mean-token-mean" | "seq-mean-token-sum";
+
+/**
+ * The decoupled PPO loss (SPEC §3; formulas in the README, "Policy-gradient loss"). Loss tokens are
+ * the batch's `mask` (> 0; weights): generated tokens only. Per-token arrays are [batchSize*seqLen]
+ * and are read only where the mask is > 0.
+ */
+export interface PolicyLossOptions {
+  /** [batchSize] (one per sequence, broadcast over its tokens) or [batchSize*seqLen] */
+  advantages: Float32Array;
+  /** log-probabilities of the behaviour policy that sampled the tokens */
+  oldLogprobs: Float32Array;
+  /**
+   * log-probabilities of the proximal policy (the trainer's recomputation before the update); the
+   * ratio is taken against it and the behaviour weight exp(prox - old) is capped. Absent: the ratio
+   * is taken against oldLogprobs and the weight is 1 (plain PPO).
+   */
+  proxLogprobs?: Float32Array;
+  /** log-probabilities of the frozen reference policy; required when klCoef > 0 */
+  refLogprobs?: Float32Array;
+  /** ratio lower bound 1 - clipLow (default 0.2, SPEC §3) */
+  clipLow?: number;
+  /** ratio upper bound 1 + clipHigh (default 0.2, SPEC §3) */
+  clipHigh?: number;
+  /** KL penalty coefficient (default 0.01, SPEC §3) */
+  klCoef?: number;
+  /** default "k3" */
+  klEstimator?: KlEstimator;
+  /** cap of the behaviour importance weight (default 5, SPEC §3), >= 1 */
+  behaviourCap?: number;
+  /** default "truncate" */
+  capMode?: BehaviourCapMode;
+  /** default "token-mean" */
+  aggregation?: LossAggregation;
+  /**
+   * replaces sum(mask) (token-mean) or the number of sequences with a loss token (seq-mean-*), so
+   * that micro-batches accumulated with `accumulate: true` give the gradient of the whole batch
+   */
+  denominator?: number;
+  /** add to the current gradients instead of replacing them (micro-batches) */
+  accumulate?: boolean;
+}
+
+export interface PolicyLossResult {
+  /** pgLoss + klCoef * kl: the number whose gradient was accumulated */
+  loss: number;
+  /** aggregated clipped surrogate, weighted by the behaviour weights */
+  pgLoss: number;
+  /** aggregated KL estimate to the reference (0 when klCoef is 0) */
+  kl: number;
+  // Diagnostics: mask-weighted means over the loss tokens, whatever the aggregation.
+  /** mean of r = exp(logp - base) */
+  meanRatio: number;
+  /** share of tokens on the clipped (flat) branch */
+  clipFraction: number;
+  /** k3 estimate of KL(current || base policy): mean(r - 1 - log r) */
+  approxKl: number;
+  /** mean entropy of the next-token distributions */
+  entropy: number;
+  /** mean behaviour importance weight after the cap (1 without proxLogprobs) */
+  behaviourWeight: number;
+  /** share of tokens whose behaviour weight exceeded the cap */
+  cappedFraction: number;
+  /** sum(mask) */
+  tokens: number;
+  /** sequences with at least one loss token */
+  sequences: number;
+}
+
 export interface AdamWOptions {
   lr: number;
   beta1?: number; // default 0.9
@@ -120,6 +209,8 @@ interface NativeModel {
   setOptimizerState(s: OptimizerState): void;
   forward(batch: Batch, options?: ForwardOptions): Promise<ForwardResult>;
   backward(options?: { accumulate?: boolean }): Promise<void>;
+  logprobs(batch: ScoredBatch, options?: LogprobsOptions): Promise<LogprobsResult>;
+  policyForward(batch: ScoredBatch, options: PolicyLossOptions): Promise<PolicyLossResult>;
   step(options: AdamWOptions): Promise<StepResult>;
   createDecoder(batchSize: number): NativeDecoder;
 }
@@ -239,6 +330,36 @@ export class KernelModel {
       const fwd = await this.native.forward(batch);
       await this.native.backward();
       return { ...fwd, ...(await this.native.step(options)) };
+    });
+  }
+
+  /** Per-token log-probabilities (and optionally entropies) of batch.targets: a forward pass, no loss. */
+  logprobs(batch: ScoredBatch, options: LogprobsOptions = {}): Promise<LogprobsResult> {
+    return this.enqueue(() => this.native.logprobs(batch, options));
+  }
+
+  /**
+   * The decoupled PPO loss with a KL penalty (SPEC §3) on the batch's loss tokens: forward, then its
+   * gradient into the gradient buffer (replacing it, or added with `accumulate`), ready for step().
+   */
+  policyLoss(batch: ScoredBatch, options: PolicyLossOptions): Promise<PolicyLossResult> {
+    return this.enqueue(async () => {
+      const result = await this.native.policyForward(batch, options);
+      await this.native.backward({ accumulate: options.accumulate ?? false });
+      return result;
+    });
+  }
+
+  /** policyLoss then one AdamW step, as one queued call. */
+  policyStep(
+    batch: ScoredBatch,
+    options: PolicyLossOptions,
+    adamw: AdamWOptions,
+  ): Promise<PolicyLossResult & StepResult> {
+    return this.enqueue(async () => {
+      const result = await this.native.policyForward(batch, options);
+      await this.native.backward({ accumulate: options.accumulate ?? false });
+      return { ...result, ...(await this.native.step(adamw)) };
     });
   }
 

@@ -146,6 +146,8 @@ static void free_io(Model* m) {
   o->free(m->inputs), o->free(m->targets), o->free(m->argmax), o->free(m->mask), o->free(m->frames);
   freeCheck(m->mask_host), freeCheck(m->losses_host), freeCheck(m->dlosses_host);
   freeCheck(m->targets_host), freeCheck(m->argmax_host);
+  o->free(m->rl_mem), freeCheck(m->rl_host);
+  m->rl_mem = m->rl_host = NULL;
   m->inputs = m->targets = m->argmax = m->targets_host = m->argmax_host = NULL;
   m->mask = m->frames = m->mask_host = m->losses_host = m->dlosses_host = NULL;
   m->io_cap = 0;
@@ -195,6 +197,10 @@ static size_t total(const size_t* sz) {
   return t;
 }
 
+// Per-token RL buffers: on the backend logp, entropy, old, prox, ref, adv, coef, dnll and the six
+// PolicyLossTokens outputs; on the host logp, entropy, coef and the six outputs.
+enum { RL_DEV = 14, RL_HOST = 9 };
+
 static void ensure_io(Model* m, int B, int T) {
   size_t BT = (size_t)B * T;
   if (BT <= m->io_cap) return;
@@ -210,6 +216,8 @@ static void ensure_io(Model* m, int B, int T) {
   m->dlosses_host = (float*)mallocCheck(BT * sizeof(float));
   m->targets_host = (int*)mallocCheck(BT * sizeof(int));
   m->argmax_host = (int*)mallocCheck(BT * sizeof(int));
+  m->rl_mem = (float*)ALLOC(o, mulCheck(BT, RL_DEV) * sizeof(float));
+  m->rl_host = (float*)mallocCheck(mulCheck(BT, RL_HOST) * sizeof(float));
   m->io_cap = BT;
 }
 
@@ -221,6 +229,7 @@ void model_forward(Model* m, const int* inputs, const float* frames, const int* 
   const KernelOps* o = m->ops;
   const ModelConfig* c = &m->cfg;
   KERNEL_CHECK(B >= 1 && T >= 1 && T <= c->context, "batch [%d, %d] does not fit context %d", B, T, c->context);
+  m->policy = 0;
   KERNEL_CHECK((targets == NULL) == (mask == NULL), "targets and mask go together");
   int V = c->vocab_size, C = c->width, L = c->layers, H = c->heads, P = c->frame_dim;
   int N = B * T;
@@ -340,7 +349,9 @@ void model_backward(Model* m, int accumulate) {
   o->zero(m->dacts_mem, need * sizeof(float));
   if (!accumulate) o->zero(m->grads, m->num_params * sizeof(float));
 
-  for (int i = 0; i < N; i++) m->dlosses_host[i] = m->mask_sum > 0.0 ? (float)(m->mask_host[i] / m->mask_sum) : 0.0f;
+  if (!m->policy) {  // the policy loss wrote its dnll at forward
+    for (int i = 0; i < N; i++) m->dlosses_host[i] = m->mask_sum > 0.0 ? (float)(m->mask_host[i] / m->mask_sum) : 0.0f;
+  }
   Activations* a = &m->acts;
   Activations* d = &m->dacts;
   o->upload(d->losses, m->dlosses_host, (size_t)N * sizeof(float));
@@ -377,6 +388,116 @@ void model_backward(Model* m, int accumulate) {
     o->frame_proj_backward(NULL, grad(m, P_FRAME_W), grad(m, P_FRAME_B), d->encoded, m->inputs, m->frames,
                            param(m, P_FRAME_W), B, T, C, P);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// policy gradient (SPEC §3)
+
+void model_logprobs(Model* m, const int* inputs, const float* frames, const int* targets, const float* mask, int B,
+                    int T, float* logp, float* entropy) {
+  model_forward(m, inputs, frames, NULL, NULL, B, T);  // logits; state 1: nothing to backward
+  const KernelOps* o = m->ops;
+  size_t N = (size_t)B * T;
+  float* d_logp = m->rl_mem;
+  float* d_ent = m->rl_mem + N;
+  o->upload(m->targets, targets, N * sizeof(int));
+  o->upload(m->mask, mask, N * sizeof(float));
+  o->token_logprobs(d_logp, entropy ? d_ent : NULL, m->acts.probs, m->acts.logits, m->targets, m->mask, (int)N,
+                    m->cfg.vocab_size);
+  o->download(logp, d_logp, N * sizeof(float));
+  if (entropy) o->download(entropy, d_ent, N * sizeof(float));
+}
+
+void model_policy_forward(Model* m, const int* inputs, const float* frames, const int* targets, const float* mask,
+                          const float* adv, const float* old_logp, const float* prox_logp, const float* ref_logp,
+                          const PolicyLossConfig* cfg, int B, int T, PolicyLossResult* out) {
+  const PolicyLossParams* prm = &cfg->params;
+  KERNEL_CHECK(prm->kl_coef <= 0.0f || ref_logp != NULL, "policy loss: kl_coef > 0 needs reference log-probs");
+  KERNEL_CHECK(cfg->aggregation >= AGG_TOKEN_MEAN && cfg->aggregation <= AGG_SEQ_MEAN_TOKEN_SUM,
+               "policy loss: unknown aggregation %d", cfg->aggregation);
+  size_t N = (size_t)B * T;
+  float* h_logp = m->rl_host;
+  float* h_ent = h_logp + N;
+  float* h_coef = h_ent + N;
+  float* h_tok = h_coef + N;  // pg, kl, ratio, behav_weight, clipped, capped
+  model_logprobs(m, inputs, frames, targets, mask, B, T, h_logp, h_ent);
+
+  // Aggregation weights: token-mean mask/sum(mask); seq-mean-token-mean mask/(seq sum * nseq);
+  // seq-mean-token-sum mask/nseq. Sequences without a masked-in token do not count.
+  double mask_sum = 0.0;
+  int nseq = 0;
+  for (int b = 0; b < B; b++) {
+    double s = 0.0;
+    for (int t = 0; t < T; t++) s += mask[(size_t)b * T + t];
+    mask_sum += s;
+    nseq += s > 0.0;
+  }
+  for (int b = 0; b < B; b++) {
+    double s = 0.0;
+    for (int t = 0; t < T; t++) s += mask[(size_t)b * T + t];
+    for (int t = 0; t < T; t++) {
+      size_t i = (size_t)b * T + t;
+      double c = 0.0;
+      if (mask[i] != 0.0f) {
+        if (cfg->aggregation == AGG_TOKEN_MEAN) {
+          c = mask[i] / (cfg->denominator > 0.0 ? cfg->denominator : mask_sum);
+        } else {
+          double ns = cfg->denominator > 0.0 ? cfg->denominator : nseq;
+          c = cfg->aggregation == AGG_SEQ_MEAN_TOKEN_MEAN ? mask[i] / (s * ns) : mask[i] / ns;
+        }
+      }
+      h_coef[i] = (float)c;
+    }
+  }
+
+  const KernelOps* o = m->ops;
+  float* d = m->rl_mem;  // logp, entropy, old, prox, ref, adv, coef, dnll, then the six token outputs
+  float *d_logp = d, *d_old = d + 2 * N, *d_prox = d + 3 * N, *d_ref = d + 4 * N, *d_adv = d + 5 * N,
+        *d_coef = d + 6 * N, *d_dnll = d + 7 * N, *d_tok = d + 8 * N;
+  o->upload(d_old, old_logp, N * sizeof(float));
+  if (prox_logp) o->upload(d_prox, prox_logp, N * sizeof(float));
+  if (ref_logp) o->upload(d_ref, ref_logp, N * sizeof(float));
+  o->upload(d_adv, adv, N * sizeof(float));
+  o->upload(d_coef, h_coef, N * sizeof(float));
+  PolicyLossTokens tok = {d_tok, d_tok + N, d_tok + 2 * N, d_tok + 3 * N, d_tok + 4 * N, d_tok + 5 * N};
+  o->policy_loss(&tok, d_dnll, d_logp, d_old, prox_logp ? d_prox : NULL, ref_logp ? d_ref : NULL, d_adv, d_coef, prm,
+                 (int)N);
+  o->download(h_tok, d_tok, 6 * N * sizeof(float));
+  o->download(m->dlosses_host, d_dnll, N * sizeof(float));
+
+  const float *pg = h_tok, *kl = h_tok + N, *ratio = h_tok + 2 * N, *w = h_tok + 3 * N, *clipped = h_tok + 4 * N,
+              *capped = h_tok + 5 * N;
+  PolicyLossResult r = {};
+  for (size_t i = 0; i < N; i++) {
+    m->losses_host[i] = pg[i] + prm->kl_coef * kl[i];
+    m->mask_host[i] = mask[i];
+    if (mask[i] == 0.0f) continue;
+    double mi = mask[i], c = h_coef[i];
+    r.pg_loss += c * pg[i];
+    r.kl += c * kl[i];
+    r.ratio_mean += mi * ratio[i];
+    r.clip_fraction += mi * clipped[i];
+    // k3 of the current policy against the base (proximal, else behaviour) policy: r - 1 - log r.
+    double lr = (double)h_logp[i] - (double)(prox_logp ? prox_logp[i] : old_logp[i]);
+    r.approx_kl += mi * (exp(lr) - 1.0 - lr);
+    r.entropy += mi * h_ent[i];
+    r.behav_weight_mean += mi * w[i];
+    r.capped_fraction += mi * capped[i];
+  }
+  if (mask_sum > 0.0) {
+    double* means[] = {&r.ratio_mean, &r.clip_fraction, &r.approx_kl, &r.entropy, &r.behav_weight_mean,
+                       &r.capped_fraction};
+    for (double* x : means) *x /= mask_sum;
+  }
+  r.loss = r.pg_loss + prm->kl_coef * r.kl;
+  r.tokens = mask_sum;
+  r.sequences = nseq;
+  *out = r;
+  m->loss = r.loss;
+  m->mask_sum = mask_sum;
+  m->correct = 0;
+  m->policy = 1;
+  m->state = 2;
 }
 
 // ---------------------------------------------------------------------------------------------

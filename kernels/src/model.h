@@ -91,6 +91,9 @@ struct Model {
   float *mask, *frames;            // backend buffers [B*T], [B*T*P]
   float *mask_host, *losses_host, *dlosses_host;
   int *targets_host, *argmax_host;
+  // Policy-gradient (RL) buffers, sized like io_cap: backend [RL_DEV * BT] and host [RL_HOST * BT].
+  int policy;  // 1: the last forward was model_policy_forward (backward uses its dnll)
+  float *rl_mem, *rl_host;
 };
 
 // Allocates and initialises parameters from seed (GPT-2 init: N(0, 0.02) for matrices and
@@ -104,6 +107,32 @@ void model_forward(Model* model, const int* inputs, const float* frames, const i
                    int T);
 // Gradients of the last forward's loss; accumulate = 0 zeroes the gradient buffer first.
 void model_backward(Model* model, int accumulate);
+
+// ---- policy gradient (RL), SPEC §3; formulas in ops.h (policy_loss_cpu) and the README ----
+enum { AGG_TOKEN_MEAN = 0, AGG_SEQ_MEAN_TOKEN_MEAN = 1, AGG_SEQ_MEAN_TOKEN_SUM = 2 };
+struct PolicyLossConfig {
+  PolicyLossParams params;
+  int aggregation;     // AGG_*
+  double denominator;  // > 0 replaces sum(mask) (token-mean) or the number of sequences (seq-mean-*)
+};
+// Diagnostics are mask-weighted means over the tokens with mask > 0 (whatever the aggregation).
+struct PolicyLossResult {
+  double loss;       // pg_loss + kl_coef * kl
+  double pg_loss;    // the aggregated clipped surrogate
+  double kl;         // the aggregated KL estimate to the reference (0 when kl_coef == 0)
+  double ratio_mean, clip_fraction, approx_kl, entropy, behav_weight_mean, capped_fraction;
+  double tokens;     // sum(mask)
+  int sequences;     // sequences with at least one masked-in token
+};
+// Per-token log-probabilities of targets (the next tokens) under the current parameters: a forward
+// without loss. logp [B*T] (0 where mask == 0), entropy [B*T] or NULL. Leaves no loss for backward.
+void model_logprobs(Model* model, const int* inputs, const float* frames, const int* targets, const float* mask,
+                    int B, int T, float* logp, float* entropy);
+// Forward of the decoupled PPO loss (host inputs [B*T]; prox_logp NULL = no proximal policy, ref_logp
+// may be NULL when kl_coef == 0). model_backward then accumulates its gradient like the SFT loss's.
+void model_policy_forward(Model* model, const int* inputs, const float* frames, const int* targets,
+                          const float* mask, const float* adv, const float* old_logp, const float* prox_logp,
+                          const float* ref_logp, const PolicyLossConfig* cfg, int B, int T, PolicyLossResult* out);
 
 struct AdamWConfig {
   float lr, beta1, beta2, eps, weight_decay;

@@ -70,6 +70,43 @@ void softmax_crossentropy_forward_cpu(float* losses, float* probs, const float* 
 void softmax_crossentropy_backward_cpu(float* dlogits, const float* dlosses, const float* probs, const int* targets,
                                        int N, int V);
 
+// ---- policy-gradient (RL) ops, SPEC §3 ----
+// logp[n] = log softmax(logits[n,:])[targets[n]] and, when entropy is not NULL,
+// entropy[n] = -sum_i p_i log p_i, where mask[n] != 0; both 0 elsewhere (the target of a masked-out
+// row is ignored). probs [N,V] are saved so softmax_crossentropy_backward can take the gradient
+// (d logp / d logits = onehot(target) - probs, i.e. minus the cross-entropy's).
+void token_logprobs_cpu(float* logp, float* entropy, float* probs, const float* logits, const int* targets,
+                        const float* mask, int N, int V);
+
+enum { KL_K1 = 0, KL_K2 = 1, KL_K3 = 2 };  // estimators of KL(pi_theta || pi_ref), see README
+enum { CAP_TRUNCATE = 0, CAP_MASK = 1 };    // behaviour weight above the cap: min(w, cap) or 0
+struct PolicyLossParams {
+  float clip_low, clip_high;  // ratio clipped to [1 - clip_low, 1 + clip_high]
+  float kl_coef;              // beta; ref_logp is read only when > 0
+  float behav_cap;            // cap of the behaviour importance weight (decoupled loss)
+  int kl_estimator;           // KL_K1 | KL_K2 | KL_K3
+  int cap_mode;               // CAP_TRUNCATE | CAP_MASK
+};
+// Per-token outputs of policy_loss_cpu, each [N] (written at rows with coef != 0, 0 elsewhere).
+struct PolicyLossTokens {
+  float* pg;            // w * max(-A r, -A clip(r)): the clipped surrogate, weighted by w
+  float* kl;            // the KL estimate to the reference (0 when kl_coef == 0)
+  float* ratio;         // r = exp(logp - base)
+  float* behav_weight;  // w after the cap (1 without prox_logp)
+  float* clipped;       // 1 where the clipped branch is the active one (zero policy gradient)
+  float* capped;        // 1 where the behaviour weight exceeded the cap
+};
+// The decoupled PPO token loss (AReaL's form; SPEC §3): base = prox_logp if not NULL, else old_logp,
+//   r = exp(logp - base), w = cap(exp(prox_logp - old_logp)) (1 without prox_logp),
+//   l = w * max(-A r, -A clip(r, 1 - clip_low, 1 + clip_high)) + kl_coef * kl(logp, ref_logp).
+// Only logp carries a gradient. coef[n] is the row's aggregation weight (mask / normaliser; 0 skips
+// the row) and dnll[n] = -coef[n] * dl/dlogp: the upstream gradient of the row's cross-entropy
+// (nll = -logp), so softmax_crossentropy_backward(dlogits, dnll, probs, ...) finishes the chain.
+// adv is per token [N].
+void policy_loss_cpu(const PolicyLossTokens* out, float* dnll, const float* logp, const float* old_logp,
+                     const float* prox_logp, const float* ref_logp, const float* adv, const float* coef,
+                     const PolicyLossParams* params, int N);
+
 // Sum of squares in double (global gradient norm = sqrt of the sum over all tensors).
 double sumsq_cpu(const float* x, int64_t n);
 // AdamW with decoupled weight decay, step t >= 1 (bias correction), gradients multiplied by

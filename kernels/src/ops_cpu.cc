@@ -421,6 +421,91 @@ void softmax_crossentropy_backward_cpu(float* dlogits, const float* dlosses, con
 }
 
 // ---------------------------------------------------------------------------------------------
+// policy gradient (SPEC §3)
+
+void token_logprobs_cpu(float* logp, float* entropy, float* probs, const float* logits, const int* targets,
+                        const float* mask, int N, int V) {
+  parallel_for(N, grain(5 * (int64_t)V), [&](int64_t begin, int64_t end) {
+    for (int64_t n = begin; n < end; n++) {
+      if (mask[n] == 0.0f) {
+        logp[n] = 0.0f;
+        if (entropy) entropy[n] = 0.0f;
+        continue;
+      }
+      const float* __restrict__ x = logits + n * V;
+      float* __restrict__ p = probs + n * V;
+      float maxval = -INFINITY;
+      for (int i = 0; i < V; i++) maxval = x[i] > maxval ? x[i] : maxval;
+      float sum = 0.0f;
+      for (int i = 0; i < V; i++) {
+        p[i] = expf(x[i] - maxval);
+        sum += p[i];
+      }
+      float inv = 1.0f / sum, lse = logf(sum);
+      for (int i = 0; i < V; i++) p[i] *= inv;
+      logp[n] = (x[targets[n]] - maxval) - lse;
+      if (entropy) {
+        // H = lse - sum p (x - max), in double: a sum of V terms of both signs.
+        double px = 0.0;
+        for (int i = 0; i < V; i++) px += (double)p[i] * (double)(x[i] - maxval);
+        entropy[n] = (float)((double)lse - px);
+      }
+    }
+  });
+}
+
+void policy_loss_cpu(const PolicyLossTokens* out, float* dnll, const float* logp, const float* old_logp,
+                     const float* prox_logp, const float* ref_logp, const float* adv, const float* coef,
+                     const PolicyLossParams* prm, int N) {
+  const PolicyLossParams p = *prm;
+  parallel_for(N, grain(64), [&](int64_t begin, int64_t end) {
+    for (int64_t n = begin; n < end; n++) {
+      if (coef[n] == 0.0f) {
+        out->pg[n] = out->kl[n] = out->ratio[n] = out->behav_weight[n] = out->clipped[n] = out->capped[n] = 0.0f;
+        dnll[n] = 0.0f;
+        continue;
+      }
+      float lp = logp[n], a = adv[n];
+      float base = prox_logp ? prox_logp[n] : old_logp[n];
+      float w = 1.0f, capped = 0.0f;
+      if (prox_logp) {
+        w = expf(prox_logp[n] - old_logp[n]);
+        if (w > p.behav_cap) {
+          capped = 1.0f;
+          w = p.cap_mode == CAP_MASK ? 0.0f : p.behav_cap;
+        }
+      }
+      float r = expf(lp - base);
+      float rc = fminf(fmaxf(r, 1.0f - p.clip_low), 1.0f + p.clip_high);
+      float l1 = -a * r, l2 = -a * rc;
+      // max(l1, l2): the clipped branch is active (and flat) only when it is strictly larger.
+      int clip = l2 > l1;
+      float pg = w * (clip ? l2 : l1);
+      float dpg = clip ? 0.0f : w * l1;  // d(-A r)/dlogp = -A r
+      float kl = 0.0f, dkl = 0.0f;
+      if (p.kl_coef > 0.0f) {
+        float d = lp - ref_logp[n];
+        if (p.kl_estimator == KL_K1) {
+          kl = d, dkl = 1.0f;
+        } else if (p.kl_estimator == KL_K2) {
+          kl = 0.5f * d * d, dkl = d;
+        } else {  // k3: exp(ref - logp) - (ref - logp) - 1 >= 0
+          float e = expf(-d);
+          kl = e + d - 1.0f, dkl = 1.0f - e;
+        }
+      }
+      out->pg[n] = pg;
+      out->kl[n] = kl;
+      out->ratio[n] = r;
+      out->behav_weight[n] = w;
+      out->clipped[n] = (float)clip;
+      out->capped[n] = capped;
+      dnll[n] = -coef[n] * (dpg + p.kl_coef * dkl);
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
 // optimizer
 
 double sumsq_cpu(const float* x, int64_t n) {

@@ -223,6 +223,124 @@ static void check_crossentropy(Suite& s, Rng& r) {
   s.expect(ok, "argmax_rows: not the largest logit");
 }
 
+// Log-ratios whose ratios keep >= 5% away from the clip edges 0.8 and 1.2, so a finite-difference step
+// (which moves logp by ~1e-2) never crosses a kink of the clipped surrogate.
+static const float kLogRatios[] = {-0.7f, -0.4f, -0.05f, 0.0f, 0.05f, 0.3f, 0.5f};
+
+static void check_token_logprobs(Suite& s, Rng& r) {
+  printf("token log-probabilities and entropy\n");
+  int N = 5, V = 9;
+  std::vector<int> targets = {2, -7, 8, 0, 5};  // row 1 masked out: its target is ignored
+  Vec mask = {1, 0, 0.5f, 1, 1}, logits(N * V), probs(N * V), logp(N), ent(N);
+  r.fill(logits, -4, 4);
+  K->token_logprobs(logp.data(), ent.data(), probs.data(), logits.data(), targets.data(), mask.data(), N, V);
+  double max_err = 0.0;
+  for (int n = 0; n < N; n++) {
+    if (mask[n] == 0) continue;
+    double z = 0.0, h = 0.0;
+    for (int i = 0; i < V; i++) z += exp((double)logits[n * V + i]);
+    for (int i = 0; i < V; i++) {
+      double q = exp((double)logits[n * V + i]) / z;
+      h -= q * log(q);
+    }
+    max_err = fmax(max_err, fabs(logp[n] - ((double)logits[n * V + targets[n]] - log(z))));
+    max_err = fmax(max_err, fabs(ent[n] - h));
+  }
+  s.expect(max_err < 2e-6, "token_logprobs: max error vs double %g", max_err);
+  s.expect(logp[1] == 0.0f && ent[1] == 0.0f, "token_logprobs: masked-out row must be 0");
+  printf("  logp and entropy vs double        max |err| %.2e\n", max_err);
+}
+
+// Finite differences of sum(coef * l) wrt the logits through token_logprobs -> policy_loss ->
+// softmax_crossentropy_backward, for every KL estimator, both cap modes, with and without a
+// proximal policy; plus the pointwise semantics (clipping, cap, masking).
+static void check_policy_loss(Suite& s, Rng& r) {
+  printf("policy loss (decoupled PPO clip + KL to the reference)\n");
+  const int N = 14, V = 7;
+  std::vector<int> targets(N);
+  Vec logits(N * V), mask(N), adv(N), coef(N), probs(N * V), logp(N);
+  for (int n = 0; n < N; n++) targets[n] = r.below(V);
+  r.fill(logits, -2, 2);
+  for (int n = 0; n < N; n++) {
+    mask[n] = n % 5 == 4 ? 0.0f : 1.0f;
+    adv[n] = (n % 3 == 0 ? -1.0f : 1.0f) * r.range(0.3f, 1.5f);
+    coef[n] = mask[n] * r.range(0.05f, 0.2f);
+  }
+  K->token_logprobs(logp.data(), NULL, probs.data(), logits.data(), targets.data(), mask.data(), N, V);
+  Vec old(N), prox(N), ref(N);
+  for (int n = 0; n < N; n++) {
+    old[n] = logp[n] - kLogRatios[n % 7];
+    prox[n] = old[n] + (n % 4 == 0 ? 1.5f : r.range(-0.5f, 0.5f));  // w = e^1.5 = 4.5 > cap 3 every 4th token
+    ref[n] = logp[n] + r.range(-0.8f, 0.8f);
+  }
+  Vec pg(N), kl(N), ratio(N), w(N), clipped(N), capped(N), dnll(N), lp(N);
+  PolicyLossTokens tok = {pg.data(), kl.data(), ratio.data(), w.data(), clipped.data(), capped.data()};
+  const char* est[] = {"k1", "k2", "k3"};
+  for (int e = KL_K1; e <= KL_K3; e++) {
+    for (int mode = 0; mode < 3; mode++) {  // 0: no proximal policy, 1: truncate, 2: mask
+      PolicyLossParams p = {0.2f, 0.2f, 0.3f, 3.0f, e, mode == 2 ? CAP_MASK : CAP_TRUNCATE};
+      const float* px = mode == 0 ? NULL : prox.data();
+      auto loss = [&] {
+        K->token_logprobs(lp.data(), NULL, probs.data(), logits.data(), targets.data(), mask.data(), N, V);
+        K->policy_loss(&tok, dnll.data(), lp.data(), old.data(), px, ref.data(), adv.data(), coef.data(), &p, N);
+        double l = 0.0;
+        for (int n = 0; n < N; n++) l += (double)coef[n] * ((double)pg[n] + (double)p.kl_coef * kl[n]);
+        return l;
+      };
+      loss();
+      Vec d0(N * V), d;
+      r.fill(d0, -1, 1);
+      d = d0;
+      K->softmax_crossentropy_backward(d.data(), dnll.data(), probs.data(), targets.data(), N, V);
+      char name[64];
+      const char* what = mode == 0 ? "no-prox" : mode == 1 ? "truncate" : "mask";
+      snprintf(name, sizeof(name), "policy.logits %s %s", est[e], what);
+      s.grad_check(name, logits.data(), logits.size(), delta(d, d0).data(), loss, r, 98);
+      int ncapped = 0, nclipped = 0;
+      for (int n = 0; n < N; n++) ncapped += capped[n] != 0.0f, nclipped += clipped[n] != 0.0f;
+      s.expect(nclipped > 0 && (mode == 0 ? ncapped == 0 : ncapped > 0),
+               "%s: the check must exercise clipping (%d tokens) and the cap (%d tokens)", name, nclipped, ncapped);
+    }
+  }
+
+  // Pointwise semantics on hand-made rows (no KL): A = +1 and r = 1.5 is clipped (flat); A = -1 and
+  // r = 1.5 is not (the pessimistic branch keeps the gradient); A = +1 and r = 0.5 is not clipped.
+  {
+    Vec l = {-1.0f, -1.0f, -1.0f, -1.0f, -1.0f, -1.0f};
+    Vec o = {-1.0f - logf(1.5f), -1.0f - logf(1.5f), -1.0f - logf(0.5f), -1.0f, -1.0f, -1.0f};
+    Vec pr = {o[0], o[1], o[2], -1.0f, -1.0f, -1.0f};
+    o[3] = -1.0f - logf(10.0f), o[4] = o[3], o[5] = -1.0f;  // w = 10 (capped) for rows 3-4, 1 for row 5
+    Vec a = {1.0f, -1.0f, 1.0f, 2.0f, 2.0f, 2.0f}, c = {1, 1, 1, 1, 1, 0};
+    Vec g(6);
+    PolicyLossTokens t6 = {pg.data(), kl.data(), ratio.data(), w.data(), clipped.data(), capped.data()};
+    PolicyLossParams p = {0.2f, 0.2f, 0.0f, 5.0f, KL_K3, CAP_TRUNCATE};
+    K->policy_loss(&t6, g.data(), l.data(), o.data(), pr.data(), NULL, a.data(), c.data(), &p, 6);
+    s.expect(clipped[0] == 1.0f && g[0] == 0.0f && fabsf(pg[0] + 1.2f) < 1e-6f,
+             "policy: A>0, r=1.5 must be clipped to 1.2 with zero gradient (pg %g, dnll %g)", (double)pg[0],
+             (double)g[0]);
+    s.expect(clipped[1] == 0.0f && fabsf(g[1] - (-1.5f)) < 1e-5f,
+             "policy: A<0, r=1.5 keeps the unclipped branch: dnll = -(-A r) = -1.5, got %g", (double)g[1]);
+    s.expect(clipped[2] == 0.0f && fabsf(g[2] - 0.5f) < 1e-5f, "policy: A>0, r=0.5: dnll = A r = 0.5, got %g",
+             (double)g[2]);
+    s.expect(capped[3] == 1.0f && w[3] == 5.0f && fabsf(g[3] - 10.0f) < 1e-4f,
+             "policy: truncate caps w=10 to 5 (w %g, dnll %g, expected 5*A*r = 10)", (double)w[3], (double)g[3]);
+    s.expect(capped[5] == 0.0f && w[5] == 0.0f && g[5] == 0.0f && pg[5] == 0.0f && ratio[5] == 0.0f,
+             "policy: coef 0 row contributes nothing");
+    p.cap_mode = CAP_MASK;
+    K->policy_loss(&t6, g.data(), l.data(), o.data(), pr.data(), NULL, a.data(), c.data(), &p, 6);
+    s.expect(capped[4] == 1.0f && w[4] == 0.0f && g[4] == 0.0f && pg[4] == 0.0f,
+             "policy: mask mode drops a token whose weight exceeds the cap (w %g, dnll %g)", (double)w[4],
+             (double)g[4]);
+    // k3 value and gradient at logp - ref = 0.5: e^-0.5 + 0.5 - 1, d/dlogp = 1 - e^-0.5.
+    Vec rf = {-1.5f}, one = {1.0f}, zero = {0.0f};
+    PolicyLossParams pk = {0.2f, 0.2f, 1.0f, 5.0f, KL_K3, CAP_TRUNCATE};
+    K->policy_loss(&t6, g.data(), l.data(), l.data(), NULL, rf.data(), zero.data(), one.data(), &pk, 1);
+    double k3 = exp(-0.5) + 0.5 - 1.0;
+    s.expect(fabs(kl[0] - k3) < 1e-6 && fabs(g[0] + (1.0 - exp(-0.5))) < 1e-6,
+             "policy: k3 at d=0.5: kl %g (expected %g), dnll %g", (double)kl[0], k3, (double)g[0]);
+  }
+}
+
 static void check_optimizer(Suite& s, Rng& r) {
   printf("AdamW, gradient norm\n");
   int n = 100003;  // several chunks of the parallel loops, ragged end
@@ -285,6 +403,8 @@ int main() {
   check_attention(s, r);
   check_pointwise(s, r);
   check_crossentropy(s, r);
+  check_token_logprobs(s, r);
+  check_policy_loss(s, r);
   check_optimizer(s, r);
   check_threads(s, r);
   pool_shutdown();

@@ -1,8 +1,8 @@
 // The one BullMQ processor: validates the payload against the catalog, moves the Run row
 // through its lifecycle around the handler, and decides between retry, permanent failure and
 // skip. Handlers only do their work.
-import { isJobName, JOB_CATALOG, type JobName } from "@paravt/shared";
-import { runs } from "@paravt/shared/server";
+import { isJobName, JOB_CATALOG, type JobName, type JobPayload } from "@paravt/shared";
+import { evals, runs } from "@paravt/shared/server";
 import { UnrecoverableError, type Job } from "bullmq";
 import { HANDLERS } from "./handlers/index";
 import { PermanentJobError, runContext, SkipJobError, type JobHandler } from "./job-context";
@@ -29,6 +29,7 @@ export async function processJob(job: Job): Promise<string> {
     throw new UnrecoverableError(reason);
   }
   const { runId } = parsed.data;
+  if ("partOf" in def) return processPartJob(job, name, parsed.data);
   // Not found or already finished (duplicate delivery, cancelled while queued): skip.
   if (!(await runs.startRunAttempt(runId))) return "skipped";
 
@@ -48,6 +49,35 @@ export async function processJob(job: Job): Promise<string> {
     const permanent = err instanceof PermanentJobError;
     const willRetry = !permanent && job.attemptsMade + 1 < (job.opts.attempts ?? 1);
     await runs.failRunAttempt(runId, reason, willRetry);
+    throw permanent ? new UnrecoverableError(reason) : err;
+  }
+}
+
+/**
+ * A job that does one part of its flow parent's Run (an evaluation shard). Several run at once on
+ * one row, so none of them finishes the run (the parent does) or sends it back to QUEUED on a
+ * retry; only a part that fails for good fails the run (BullMQ then fails the parent too:
+ * failParentOnFailure). A part of a run that is finished or gone is skipped.
+ */
+async function processPartJob(job: Job, name: JobName, payload: JobPayload<JobName>): Promise<string> {
+  const { runId } = payload;
+  const def = JOB_CATALOG[name];
+  const part = "shard" in payload ? `shard ${String(payload.shard)}` : def.title;
+  if (!(await evals.startRunPart(runId))) return "skipped";
+  const handler = HANDLERS[name] as JobHandler<JobName>;
+  try {
+    return (
+      (await withTimeout(handler(payload, runContext(runId, job.attemptsMade + 1)), def.timeoutMs, def.title)) || "Done"
+    );
+  } catch (err) {
+    // Cancelled or failed by someone else: this part just stops.
+    if (err instanceof runs.RunCancelledError) return "cancelled";
+    if (err instanceof SkipJobError) return "skipped";
+    const reason = `${part}: ${err instanceof Error ? err.message : String(err)}`;
+    const permanent = err instanceof PermanentJobError;
+    const willRetry = !permanent && job.attemptsMade + 1 < (job.opts.attempts ?? 1);
+    if (willRetry) await evals.noteRunPartRetry(runId, `Retrying ${reason}`);
+    else await runs.failRunAttempt(runId, reason, false);
     throw permanent ? new UnrecoverableError(reason) : err;
   }
 }

@@ -1,5 +1,6 @@
 // Table of contents of the tRPC API.
 import { datasetsRouter } from "./routers/datasets/router";
+import { evalsRouter } from "./routers/evals/router";
 import { membersRouter } from "./routers/members/router";
 import { modelsRouter } from "./routers/models/router";
 import { projectsRouter } from "./routers/projects/router";
@@ -18,6 +19,7 @@ export const appRouter = createTRPCRouter({
   datasets: datasetsRouter,
   models: modelsRouter,
   training: trainingRouter,
+  evals: evalsRouter,
 });
 
 export type AppRouter = typeof appRouter;

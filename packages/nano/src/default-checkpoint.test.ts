@@ -13,10 +13,23 @@ describe("default checkpoint", () => {
   it("loads, matches the current tokenizer and the core's layout, and holds finite trained weights", async () => {
     const ckpt = await loadCheckpoint(DIR);
     expect(ckpt.tokenizer.vocabJson().hash).toBe(defaultTokenizer().vocabJson().hash);
-    expect(ckpt.config).toMatchObject({ width: 64, layers: 2, heads: 2, contextLength: 2048 });
-    expect(ckpt.training.step).toBe(1500);
+    expect(ckpt.config).toMatchObject({ width: 128, layers: 4, heads: 4, contextLength: 2048 });
+    expect(ckpt.training.step).toBe(4000);
+    // Committed for inference only: the AdamW moments (13 MB) are left out.
+    expect(ckpt.training.optimizer).toBeNull();
     const wte = ckpt.params.get("wte")!;
     expect([...wte.data.subarray(0, 1000)].every(Number.isFinite)).toBe(true);
+    const model = createCoreModel(ckpt.config, ckpt.params);
+    expect(model.layout.map((p) => p.name)).toEqual([...ckpt.params.keys()]);
+  });
+});
+
+describe("tiny checkpoint", () => {
+  it("(the earlier default, kept as the demo's second model) loads with the current tokenizer and layout", async () => {
+    const ckpt = await loadCheckpoint(fileURLToPath(new URL("../checkpoints/tiny", import.meta.url)));
+    expect(ckpt.tokenizer.vocabJson().hash).toBe(defaultTokenizer().vocabJson().hash);
+    expect(ckpt.config).toMatchObject({ width: 64, layers: 2, heads: 2, contextLength: 2048 });
+    expect(ckpt.training).toMatchObject({ step: 1500, optimizer: null });
     const model = createCoreModel(ckpt.config, ckpt.params);
     expect(model.layout.map((p) => p.name)).toEqual([...ckpt.params.keys()]);
   });

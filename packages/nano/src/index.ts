@@ -1,7 +1,8 @@
 // @paravt/nano: everything of ParaVT-nano (issue 6) that needs no compute core: the tokenizer,
 // the sequence builder (token ids, frame slots, loss masks, SFT examples from the needle suite),
 // the model config and parameter layout (= the compute core's), safetensors, checkpoints, the SFT
-// trainer and generation on the compute core (kernels/). Server-only (node:crypto, node:fs).
+// trainer and generation on the compute core (kernels/), and the ONNX export with its onnxruntime
+// engine (a worker thread). Server-only (node:crypto, node:fs, node:worker_threads).
 
 export {
   DEFAULT_THUMBNAIL,
@@ -50,6 +51,28 @@ export {
 export { boxDownsample, frameFeatures, imageThumbnail, videoFrameSource, type FrameSource } from "./frames";
 export { generate, GenerateError, sampleToken, type Generation, type GenerateOptions } from "./generate";
 export { initParameters, Mulberry32 } from "./init";
+export { OnnxError, type OnnxErrorCode } from "./onnx/errors";
+export {
+  configDifferences,
+  exportOnnx,
+  ONNX_FILE,
+  ONNX_FORMAT,
+  ONNX_FORMAT_VERSION,
+  ONNX_FRAME_TOKEN,
+  ONNX_OPSET,
+  parametersSha256,
+  readOnnxMetadata,
+  writeOnnxFile,
+  type OnnxMetadata,
+  type OnnxSource,
+} from "./onnx/export-onnx";
+export {
+  OrtNano,
+  type LogitsInput,
+  type OrtGenerateItem,
+  type OrtNanoOptions,
+  type OrtNanoSource,
+} from "./onnx/ort-nano";
 export {
   epochOrder,
   epochSeed,

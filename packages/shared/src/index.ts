@@ -10,3 +10,4 @@ export * from "./contracts/videos";
 export * from "./contracts/datasets";
 export * from "./contracts/models";
 export * from "./contracts/training";
+export * from "./contracts/evals";

@@ -148,9 +148,16 @@ export function fitPixels(width: number, height: number, minPixels = MIN_PIXELS,
     w = Math.max(1, Math.floor(width * s));
     h = Math.max(1, Math.floor(height * s));
   } else if (area < minPixels) {
+    // Round the shorter side up and derive the longer one from it: rounding both sides up
+    // independently can move the aspect by a pixel on each side (1x12 became 9x97, not 9x108).
     const s = Math.sqrt(minPixels / area);
-    w = Math.max(1, Math.ceil(width * s));
-    h = Math.max(1, Math.ceil(height * s));
+    if (width <= height) {
+      w = Math.max(1, Math.ceil(width * s));
+      h = Math.max(1, Math.round((w * height) / width));
+    } else {
+      h = Math.max(1, Math.ceil(height * s));
+      w = Math.max(1, Math.round((h * width) / height));
+    }
   }
   // Integer rounding (or a dimension pinned at 1 px) can leave the area outside the bounds.
   if (w * h > maxPixels) {

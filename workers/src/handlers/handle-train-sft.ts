@@ -1,5 +1,3 @@
-import { fork } from "node:child_process";
-import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { NANO_PRESETS, sftRunConfig } from "@paravt/shared";
@@ -7,15 +5,9 @@ import { db, metrics, serverEnv } from "@paravt/shared/server";
 import { z } from "zod";
 import { PermanentJobError, SkipJobError, type JobHandler, type RunContext } from "../job-context";
 import type { SftChildMessage, SftChildOptions } from "../sft-child";
+import { latestCheckpoint, runTrainingChild } from "../training-child";
 
 const CHILD = fileURLToPath(new URL("../sft-child.ts", import.meta.url));
-
-/** Latest `step-NNNNNN` checkpoint of a run, to continue after a crash or a lost lock. */
-async function latestCheckpoint(outDir: string): Promise<string | undefined> {
-  const names = await fs.readdir(outDir).catch(() => [] as string[]);
-  const steps = names.filter((n) => /^step-\d+$/.test(n)).sort();
-  return steps.length ? path.join(outDir, steps.at(-1)!) : undefined;
-}
 
 /**
  * Trains in a child process (sft-child.ts) and relays its steps: metrics rows, progress and the
@@ -28,63 +20,30 @@ function trainInChild(
   runId: string,
   ctx: RunContext,
 ): Promise<{ checkpoints: string[]; lastLoss: number | null }> {
-  return new Promise((resolve, reject) => {
-    // tsx is passed explicitly: the parent may run under a test runner with other loader flags.
-    const child = fork(CHILD, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    let settled = false;
-    let failure: Error | null = null;
-    let chain = Promise.resolve();
-    const settle = (fn: () => void) => {
-      if (!settled) {
-        settled = true;
-        fn();
+  return runTrainingChild<SftChildMessage, { checkpoints: string[]; lastLoss: number | null }>(
+    CHILD,
+    options,
+    async (msg, child) => {
+      if (msg.type === "step") {
+        const m = msg.metrics;
+        await metrics.recordStep(runId, m.step, {
+          loss: m.loss,
+          token_accuracy: m.tokenAccuracy,
+          tokens_per_s: m.tokensPerSecond,
+          step_time_ms: m.stepTimeMs,
+          grad_norm: m.gradNorm,
+          lr: m.lr,
+        });
+        await ctx.progress(
+          m.step / options.steps,
+          `step ${m.step}/${options.steps} · loss ${m.loss.toFixed(3)} · pid ${child.pid}`,
+        );
+        return;
       }
-    };
-    child.on("message", (msg: SftChildMessage) => {
-      // Steps are relayed in order: each waits for the previous one's writes.
-      chain = chain.then(async () => {
-        if (settled) return;
-        if (msg.type === "step") {
-          const m = msg.metrics;
-          try {
-            await metrics.recordStep(runId, m.step, {
-              loss: m.loss,
-              token_accuracy: m.tokenAccuracy,
-              tokens_per_s: m.tokensPerSecond,
-              step_time_ms: m.stepTimeMs,
-              grad_norm: m.gradNorm,
-              lr: m.lr,
-            });
-            await ctx.progress(
-              m.step / options.steps,
-              `step ${m.step}/${options.steps} · loss ${m.loss.toFixed(3)} · pid ${child.pid}`,
-            );
-          } catch (err) {
-            // Cancelled (or the row is gone): stop the training process.
-            failure = err as Error;
-            child.kill("SIGKILL");
-          }
-        } else if (msg.type === "done") {
-          settle(() => resolve({ checkpoints: msg.checkpoints, lastLoss: msg.lastLoss }));
-        } else {
-          failure = msg.permanent ? new PermanentJobError(msg.message) : new Error(msg.message);
-        }
-      });
-    });
-    child.on("exit", (code, signal) => {
-      void chain.then(() =>
-        settle(() =>
-          reject(
-            failure ??
-              new Error(
-                `The training process died (${signal ?? `exit code ${code}`}); the job retries from its last checkpoint`,
-              ),
-          ),
-        ),
-      );
-    });
-    child.send({ type: "start", options });
-  });
+      if (msg.type === "done") return { done: { checkpoints: msg.checkpoints, lastLoss: msg.lastLoss } };
+      return { fail: msg.permanent ? new PermanentJobError(msg.message) : new Error(msg.message) };
+    },
+  );
 }
 
 /**

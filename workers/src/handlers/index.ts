@@ -3,7 +3,10 @@
 import type { JobName } from "@paravt/shared";
 import type { JobHandler } from "../job-context";
 import { handleDatasetImport } from "./handle-dataset-import";
+import { handleEvalRun } from "./handle-eval-run";
+import { handleEvalShard } from "./handle-eval-shard";
 import { handleSuiteGenerate } from "./handle-suite-generate";
+import { handleTrainRl } from "./handle-train-rl";
 import { handleTrainSft } from "./handle-train-sft";
 import { handleVideoAssets } from "./handle-video-assets";
 import { handleVideoGenerate } from "./handle-video-generate";
@@ -16,4 +19,7 @@ export const HANDLERS = {
   "suite.generate": handleSuiteGenerate,
   "dataset.import": handleDatasetImport,
   "train.sft": handleTrainSft,
+  "train.rl": handleTrainRl,
+  "eval.run": handleEvalRun,
+  "eval.shard": handleEvalShard,
 } satisfies { [N in JobName]: JobHandler<N> };

@@ -6,8 +6,8 @@ import { useState } from "react";
 import { useTRPC } from "@/trpc/client";
 
 /**
- * Subscribes to the project's run events (SSE) and refreshes the queries that show runs and
- * videos, so every page that lists them is live. Returns the connection state for a badge.
+ * Subscribes to the project's run events (SSE) and refreshes the queries that show runs, videos
+ * and evaluations, so every page that lists them is live. Returns the connection state for a badge.
  */
 export function useLiveRuns(projectId: string, onEvent?: (e: RunEvent) => void) {
   const trpc = useTRPC();
@@ -32,6 +32,13 @@ export function useLiveRuns(projectId: string, onEvent?: (e: RunEvent) => void) 
           void queryClient.invalidateQueries({ queryKey: trpc.datasets.list.queryKey() });
           void queryClient.invalidateQueries({ queryKey: trpc.datasets.byId.queryKey() });
           void queryClient.invalidateQueries({ queryKey: trpc.datasets.samples.queryKey() });
+          // Evaluation progress, summaries, matrix cells and per-sample rows change with their
+          // runs; a stored episode's transcript never does, so evals.episode is left alone.
+          void queryClient.invalidateQueries({ queryKey: trpc.evals.groups.queryKey() });
+          void queryClient.invalidateQueries({ queryKey: trpc.evals.group.queryKey() });
+          void queryClient.invalidateQueries({ queryKey: trpc.evals.byId.queryKey() });
+          void queryClient.invalidateQueries({ queryKey: trpc.evals.matrix.queryKey() });
+          void queryClient.invalidateQueries({ queryKey: trpc.evals.samples.queryKey() });
         },
       },
     ),

@@ -11,6 +11,8 @@ export function ProjectNav({ projectId, showOwnerTabs }: { projectId: string; sh
     { href: `${base}/videos`, label: "Videos" },
     { href: `${base}/datasets`, label: "Datasets" },
     { href: `${base}/models`, label: "Models" },
+    { href: `${base}/evals`, label: "Evaluations" },
+    { href: `${base}/compare`, label: "Compare" },
     { href: `${base}/jobs`, label: "Jobs" },
     { href: `${base}/members`, label: "Members" },
     ...(showOwnerTabs ? [{ href: `${base}/tokens`, label: "API tokens" }] : []),

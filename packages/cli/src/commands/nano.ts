@@ -1,6 +1,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { CliIo, Command } from "../command";
+import { serve, SERVE_HELP } from "./nano-serve";
 
 const PRESETS = {
   tiny: { width: 64, layers: 2, heads: 2, contextLength: 2048 },
@@ -119,14 +120,13 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
 
 export const nanoCommand: Command = {
   name: "nano",
-  summary: "train ParaVT-nano on a needle suite (paravt nano train)",
-  help: HELP,
+  summary: "train ParaVT-nano on a needle suite, or serve a checkpoint (paravt nano train | serve)",
+  help: `${HELP}\n${SERVE_HELP}`,
   async run(args, io) {
     const [sub, ...rest] = args;
-    if (sub !== "train") {
-      io.stderr.write(`paravt nano: expected the subcommand "train"\n\n${HELP}`);
-      return 2;
-    }
-    return train(rest, io);
+    if (sub === "train") return train(rest, io);
+    if (sub === "serve") return serve(rest, io);
+    io.stderr.write(`paravt nano: expected the subcommand "train" or "serve"\n\n${HELP}\n${SERVE_HELP}`);
+    return 2;
   },
 };

@@ -28,6 +28,54 @@ export const importSuiteInput = projectRef.extend({
   path: z.string().trim().min(1, "Enter the suite directory").max(4096),
 });
 
+/**
+ * Benchmarks @paravt/benchmarks can load from a local copy (kept here as a literal list because this
+ * module is client-safe; the service checks it matches the loader registry).
+ */
+export const IMPORTABLE_BENCHMARKS = [
+  "videomme",
+  "longvideobench",
+  "lvbench",
+  "mlvu",
+  "mmvu",
+  "charades_sta",
+  "custom",
+] as const;
+export const importableBenchmarkSchema = z.enum(IMPORTABLE_BENCHMARKS);
+
+const serverPath = (what: string) => z.string().trim().min(1, `Enter the ${what}`).max(4096);
+
+/**
+ * A benchmark download already on the server, inside MEDIA_ROOTS (issue 7 item 5). An empty
+ * `videoDir` / `split` means the loader's default (the benchmark's usual folder / split).
+ */
+export const importBenchmarkInput = projectRef.extend({
+  name: datasetName,
+  benchmark: importableBenchmarkSchema,
+  path: serverPath("benchmark directory"),
+  videoDir: z
+    .string()
+    .trim()
+    .max(4096)
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  split: z
+    .string()
+    .trim()
+    .max(64)
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_.-]{1,64}$/, "Split: letters, digits, _ . - (at most 64)")
+        .optional(),
+    ),
+  /** VideoMME only: prefix each question with the video's SRT text (split test_subtitles). */
+  subtitles: z.boolean().default(false),
+});
+export type ImportBenchmarkInput = z.infer<typeof importBenchmarkInput>;
+
 export const datasetRefInput = projectRef.extend({ datasetId: id });
 
 export const sampleListInput = datasetRefInput.extend({
@@ -68,5 +116,54 @@ export const sampleOutput = z.object({
   metadata: z.record(z.string(), z.unknown()),
 });
 export type SampleOutput = z.infer<typeof sampleOutput>;
+
+/** What the import form shows for each benchmark (a subset of @paravt/benchmarks' registry). */
+export const benchmarkInfoOutput = z.object({
+  id: importableBenchmarkSchema,
+  title: z.string(),
+  description: z.string(),
+  splits: z.array(z.string()),
+  defaultSplit: z.string(),
+  questionType: z.string(),
+  metric: z.string(),
+  supportsSubtitles: z.boolean(),
+  source: z.string(),
+  files: z.array(z.object({ path: z.string(), required: z.boolean(), description: z.string() })),
+  videoDirs: z.array(z.string()),
+  variants: z.array(z.string()),
+});
+export type BenchmarkInfoOutput = z.infer<typeof benchmarkInfoOutput>;
+
+/** One row of a benchmark file that did not become a sample, as stored in the import report. */
+export const importSkippedRowSchema = z.object({
+  file: z.string(),
+  row: z.number(),
+  key: z.string().optional(),
+  reason: z.string(),
+  detail: z.string(),
+});
+export type ImportSkippedRow = z.infer<typeof importSkippedRowSchema>;
+
+/** `dataset.source.report` of a benchmark import (written by the worker, read by the dataset page). */
+export const benchmarkImportReportSchema = z.object({
+  rows: z.number(),
+  loaded: z.number(),
+  skipped: z.number(),
+  byReason: z.record(z.string(), z.number()),
+  byQuestionType: z.record(z.string(), z.number()),
+  byDurationCategory: z.record(z.string(), z.number()),
+  files: z.array(z.string()),
+  variant: z.string(),
+  videoDir: z.string(),
+  videos: z.number(),
+  newVideos: z.number(),
+  subtitles: z.object({ withText: z.number(), missing: z.number() }).optional(),
+  warnings: z.array(z.string()),
+  /** The first skipped rows (at most SKIPPED_ROWS_KEPT), in file order. */
+  skippedRows: z.array(importSkippedRowSchema),
+  importedAt: z.string(),
+});
+export type BenchmarkImportReport = z.infer<typeof benchmarkImportReportSchema>;
+export const SKIPPED_ROWS_KEPT = 200;
 
 export const samplePageOutput = z.object({ items: z.array(sampleOutput), nextCursor: z.string().nullable() });

@@ -53,3 +53,81 @@ export const liveRunMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("run"), event: runEventSchema }),
 ]);
 export type LiveRunMessage = z.infer<typeof liveRunMessageSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Training dashboard (issue 9): metric series by step or wall time, zoom windows, export, config
+// diff. Generic over metric names, so SFT and RL runs share every procedure.
+
+const metricName = z.string().min(1).max(100);
+/** The x axis of a chart: the optimizer step, or seconds since the run's first metric. */
+export const metricXSchema = z.enum(["step", "time"]);
+export type MetricX = z.infer<typeof metricXSchema>;
+
+/** A zoom window in x units (steps, or seconds since the first metric), both ends included. */
+export const metricRangeSchema = z
+  .object({ from: z.number().finite(), to: z.number().finite() })
+  .refine((r) => r.from <= r.to, { message: "A zoom window needs from <= to" });
+
+export const metricQueryInput = projectRef.extend({
+  runId: id,
+  names: z.array(metricName).min(1).max(64),
+  /** Points per series after downsampling (min/max preserving, DESIGN.md "Charts"). */
+  maxPoints: z.number().int().min(10).max(5000).default(600),
+  x: metricXSchema.default("step"),
+  range: metricRangeSchema.optional(),
+});
+export type MetricQueryInput = z.infer<typeof metricQueryInput>;
+
+/** One point: step, seconds since the run's first metric (t), value. */
+export const metricPointSchema = z.object({ step: z.number().int(), t: z.number(), value: z.number() });
+export type MetricPoint = z.infer<typeof metricPointSchema>;
+
+export const metricQueryOutput = z.array(
+  z.object({
+    name: z.string(),
+    /** Points in the window before downsampling. */
+    total: z.number().int(),
+    points: z.array(metricPointSchema),
+  }),
+);
+export type MetricQueryOutput = z.infer<typeof metricQueryOutput>;
+
+export const metricNamesOutput = z.array(
+  z.object({ name: z.string(), count: z.number().int(), firstStep: z.number().int(), lastStep: z.number().int() }),
+);
+export type MetricNamesOutput = z.infer<typeof metricNamesOutput>;
+
+export const METRIC_EXPORT_FORMATS = ["csv", "json"] as const;
+export const metricExportInput = projectRef.extend({
+  runId: id,
+  names: z.array(metricName).min(1).max(64),
+  format: z.enum(METRIC_EXPORT_FORMATS),
+  /** Pagination by step: the page starts after this step (omit for the first page). */
+  afterStep: z.number().int().optional(),
+  /** Steps per page; every series' value at those steps is in the page. */
+  limitSteps: z.number().int().min(1).max(20_000).default(5_000),
+});
+export type MetricExportInput = z.infer<typeof metricExportInput>;
+
+/**
+ * One page of an export, all points (no downsampling). CSV: wide rows `step,time_s,<names...>`
+ * with the header on the first page only, so pages concatenate into one file. JSON: the rows
+ * as objects. nextAfterStep is null on the last page.
+ */
+export const metricExportOutput = z.object({
+  format: z.enum(METRIC_EXPORT_FORMATS),
+  content: z.string(),
+  rows: z.number().int(),
+  nextAfterStep: z.number().int().nullable(),
+});
+export type MetricExportOutput = z.infer<typeof metricExportOutput>;
+
+export const configDiffInput = projectRef.extend({ runIds: z.array(id).min(2).max(8) });
+export const configDiffOutput = z.object({
+  runs: z.array(z.object({ id: z.string(), name: z.string() })),
+  /** Dotted keys whose values differ between runs; values JSON-encoded, null when absent. */
+  rows: z.array(z.object({ key: z.string(), values: z.array(z.string().nullable()) })),
+  /** How many keys are the same in every run (not listed). */
+  same: z.number().int(),
+});
+export type ConfigDiffOutput = z.infer<typeof configDiffOutput>;

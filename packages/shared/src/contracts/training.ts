@@ -43,3 +43,67 @@ export const metricSeriesOutput = z.array(
     points: z.array(z.object({ step: z.number().int(), value: z.number() })),
   }),
 );
+
+/**
+ * Overrides of the PARA-GRPO trainer config (issue 9 / SPEC §3) a launch may set. Client-safe
+ * mirror of the exposed fields of @paravt/rl's `RlConfigSchema` (server-only) with readable
+ * messages; the job re-validates the whole config with the trainer's own schema.
+ */
+export const rlOverrides = z
+  .object({
+    groupSize: z.number().int().min(2, "a GRPO group needs at least 2 rollouts").max(256).optional(),
+    promptsPerStep: z.number().int().min(1, "at least 1 prompt per step").max(1024).optional(),
+    maxNewTokens: z.number().int().min(1, "at least 1 new token per turn").max(32768).optional(),
+    maxTurns: z.number().int().min(0).max(20, "at most 20 turns").optional(),
+    maxParallel: z.number().int().min(1).max(64).optional(),
+    temperature: z.number().gt(0, "the sampling temperature must be > 0").max(10).optional(),
+    validationTemperature: z.number().min(0).max(10).optional(),
+    lr: z.number().positive("the learning rate must be > 0").max(1, "a learning rate above 1 diverges").optional(),
+    clip: z.number().gt(0).lt(1, "the PPO clip must be in (0, 1)").optional(),
+    klCoef: z.number().min(0, "the KL coefficient cannot be negative").max(10).optional(),
+    rewardBias: z.number().optional(),
+    rewardScale: z.number().positive("the reward scale must be > 0").optional(),
+    behaviourCap: z.number().min(1, "the behaviour weight cap must be >= 1").optional(),
+    gradClip: z.number().positive().optional(),
+    microBatchSize: z.number().int().min(1).max(1024).optional(),
+    validateEvery: z.number().int().min(0).optional(),
+    validationSize: z.number().int().min(0).optional(),
+    formatWeight: z.number().min(0).max(100).optional(),
+    anchorWeight: z.number().min(0).max(10).optional(),
+  })
+  .strict()
+  .superRefine((o, ctx) => {
+    if ((o.validateEvery ?? 0) > 0 && !o.validationSize) {
+      ctx.addIssue({ code: "custom", path: ["validationSize"], message: "validateEvery > 0 needs validationSize > 0" });
+    }
+  });
+export type RlOverrides = z.infer<typeof rlOverrides>;
+
+export const RL_PRESET_NAMES = ["para-grpo", "vanilla-grpo"] as const;
+
+export const rlLaunchInput = projectRef.extend({
+  /** A needle-suite dataset: its RL rows are the prompts. */
+  datasetId: id,
+  /** The starting policy (and frozen KL reference): a NANO_CHECKPOINT model; default the committed default checkpoint. */
+  modelId: id.optional(),
+  name: z.string().trim().min(1).max(120),
+  /** SPEC §2 recipe. */
+  preset: z.enum(RL_PRESET_NAMES).default("para-grpo"),
+  steps: z.number().int().min(1, "at least 1 step").max(1_000_000).default(100),
+  checkpointEvery: z.number().int().min(0).max(1_000_000).default(10),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(1),
+  overrides: rlOverrides.default({}),
+});
+export type RlLaunchInput = z.infer<typeof rlLaunchInput>;
+
+/** What a train.rl Run stores in its config (plus the resolved starting checkpoint). */
+export const rlRunConfig = rlLaunchInput.omit({ projectId: true }).extend({
+  /** The starting checkpoint directory, resolved at launch (null: the committed default). */
+  initialCheckpoint: z.string().min(1).nullable().default(null),
+});
+export type RlRunConfig = z.infer<typeof rlRunConfig>;

@@ -49,12 +49,48 @@ export const JOB_CATALOG = {
     timeoutMs: 24 * 3600_000,
     attempts: 3,
   },
+  "train.rl": {
+    title: "PARA-GRPO / GRPO training of ParaVT-nano",
+    // Same CPU reference core as train.sft; the heavy part runs in a child process (rl-child.ts).
+    queue: "cpu",
+    payload: runRef,
+    timeoutMs: 72 * 3600_000,
+    attempts: 3,
+  },
   "video.generate": {
     title: "Generate demo video",
     queue: "cpu",
     payload: runRef.extend({ videoId: z.string().min(1) }),
     timeoutMs: 600_000,
     attempts: 2,
+  },
+  // An evaluation is a BullMQ flow (services/evals-queue.ts): one `eval.shard` child per slice of
+  // the run's samples, pulled by any number of workers, and this parent, which runs once every
+  // shard has completed: it checks that every sample is stored and writes the SPEC §5 summary.
+  "eval.run": {
+    title: "Evaluation",
+    queue: "cpu",
+    payload: runRef,
+    timeoutMs: 600_000,
+    attempts: 3,
+  },
+  "eval.shard": {
+    title: "Evaluation shard",
+    // Engines are an OpenAI-compatible server (remote) or nano on onnxruntime (async, off the
+    // event loop), so the worker process only waits; the cpu queue is fine for both.
+    queue: "cpu",
+    // Samples run.config.sampleIds[from, to). A retried or taken-over shard skips the samples
+    // already stored (unique run+sample+rollout), so nothing is evaluated or counted twice.
+    payload: runRef.extend({
+      shard: z.number().int().min(0),
+      from: z.number().int().min(0),
+      to: z.number().int().min(0),
+    }),
+    timeoutMs: 12 * 3600_000,
+    attempts: 3,
+    // A part of its parent's Run: it moves the run to RUNNING but never finishes it, and its
+    // retries do not send the run back to QUEUED (workers/src/process-job.ts).
+    partOf: "eval.run",
   },
 } as const satisfies Record<
   string,
@@ -64,6 +100,7 @@ export const JOB_CATALOG = {
     payload: z.ZodType;
     timeoutMs: number;
     attempts: number;
+    partOf?: string;
   }
 >;
 

@@ -19,3 +19,5 @@ export * from "./endpoint-policy";
 export * as models from "./services/models";
 export * as training from "./services/training";
 export * as metrics from "./services/metrics";
+export * as evals from "./services/evals";
+export * as evalsCompare from "./services/evals-compare";

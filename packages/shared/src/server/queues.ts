@@ -31,11 +31,20 @@ export async function enqueue<N extends JobName>(name: N, payload: JobPayload<N>
   });
 }
 
-/** Removes a job that has not started yet; returns false if it is running or gone. */
+/**
+ * Removes a job that has not started yet; returns false if it is running or gone. A flow parent
+ * still waiting for its children (an evaluation and its shards) loses the children no worker has
+ * started; running ones are locked and left to notice the cancelled row themselves, after which
+ * BullMQ releases the parent and the processor skips it.
+ */
 export async function removeQueuedJob(name: JobName, runId: string): Promise<boolean> {
   const job = await queue(JOB_CATALOG[name].queue).getJob(runId);
   if (!job) return false;
   const state = await job.getState();
+  if (state === "waiting-children") {
+    await job.removeUnprocessedChildren();
+    return false;
+  }
   if (state === "waiting" || state === "delayed" || state === "prioritized") {
     await job.remove();
     return true;

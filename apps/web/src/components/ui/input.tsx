@@ -4,7 +4,7 @@ import { cn } from "./cn";
 // Full width unless the caller sets a width.
 const width = (className?: string) => (className && /(^|\s)w-/.test(className) ? "" : "w-full");
 const field =
-  "h-10 rounded-md border border-line bg-surface px-3 text-sm text-fg placeholder:text-muted focus:border-accent focus:outline-none";
+  "h-10 rounded-md border border-line bg-surface px-3 text-sm text-fg placeholder:text-muted focus:border-accent focus:outline-none aria-[invalid=true]:border-danger";
 
 export function Input({ className, ...props }: ComponentProps<"input">) {
   return <input className={cn(field, width(className), className)} {...props} />;
@@ -21,20 +21,29 @@ export function Select({ className, ...props }: ComponentProps<"select">) {
 export function Field({
   label,
   hint,
+  error,
   children,
 }: {
   label: string;
   hint?: string;
-  children: ReactElement<{ id?: string }>;
+  /** A validation message shown under the control and linked to it (aria-describedby). */
+  error?: string | null;
+  children: ReactElement<{ id?: string; "aria-invalid"?: boolean; "aria-describedby"?: string }>;
 }) {
   const generated = useId();
   const id = children.props.id ?? generated;
+  const errorId = `${id}-error`;
   return (
     <div className="flex flex-col gap-1.5 text-sm">
       <label htmlFor={id} className="font-medium text-fg">
         {label}
       </label>
-      {cloneElement(children, { id })}
+      {cloneElement(children, error ? { id, "aria-invalid": true, "aria-describedby": errorId } : { id })}
+      {error && (
+        <span id={errorId} className="text-xs text-danger">
+          {error}
+        </span>
+      )}
       {hint && <span className="text-xs text-muted">{hint}</span>}
     </div>
   );

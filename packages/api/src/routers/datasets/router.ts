@@ -1,14 +1,16 @@
 import {
+  benchmarkInfoOutput,
   datasetOutput,
   datasetRefInput,
   generateSuiteInput,
+  importBenchmarkInput,
   importSuiteInput,
   sampleListInput,
   samplePageOutput,
 } from "@paravt/shared";
 import { assertCan, datasets } from "@paravt/shared/server";
 import { z } from "zod";
-import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc";
+import { createTRPCRouter, projectEditorProcedure, projectProcedure, protectedProcedure } from "../../trpc";
 
 const launched = z.object({ dataset: datasetOutput, runId: z.string() });
 
@@ -37,5 +39,23 @@ export const datasetsRouter = createTRPCRouter({
     .mutation(({ ctx, input }) => {
       assertCan(ctx.access, "runs.launch");
       return datasets.importSuite(ctx.access, input);
+    }),
+  /** The benchmarks a local copy can be imported from (registry of @paravt/benchmarks), for the form. */
+  benchmarks: protectedProcedure.output(z.array(benchmarkInfoOutput)).query(() => datasets.listBenchmarks()),
+  /** Imports a local benchmark copy (inside MEDIA_ROOTS) as a new dataset; the report lands in `source`. */
+  importBenchmark: projectEditorProcedure
+    .input(importBenchmarkInput)
+    .output(launched)
+    .mutation(({ ctx, input }) => {
+      assertCan(ctx.access, "runs.launch");
+      return datasets.importBenchmark(ctx.access, input);
+    }),
+  /** Imports a benchmark dataset again with its stored options (updates samples, duplicates nothing). */
+  reimportBenchmark: projectEditorProcedure
+    .input(datasetRefInput)
+    .output(z.object({ runId: z.string() }))
+    .mutation(({ ctx, input }) => {
+      assertCan(ctx.access, "runs.launch");
+      return datasets.reimportBenchmark(ctx.access, input.datasetId);
     }),
 });

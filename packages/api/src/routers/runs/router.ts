@@ -1,7 +1,12 @@
 import {
+  configDiffInput,
+  configDiffOutput,
   liveRunMessageSchema,
-  metricSeriesInput,
-  metricSeriesOutput,
+  metricExportInput,
+  metricExportOutput,
+  metricNamesOutput,
+  metricQueryInput,
+  metricQueryOutput,
   runListInput,
   runOutput,
   runRefInput,
@@ -19,11 +24,29 @@ export const runsRouter = createTRPCRouter({
     .input(runRefInput)
     .output(runOutput)
     .query(({ ctx, input }) => runs.getRun(ctx.access, input.runId)),
-  /** Metric series of a run, downsampled (min/max preserving) to what a chart can show. */
+  /** The metric series a run has (names, point counts, step extent). */
+  metricNames: projectProcedure
+    .input(runRefInput)
+    .output(metricNamesOutput)
+    .query(({ ctx, input }) => metrics.listMetricNames(ctx.access, input.runId)),
+  /**
+   * Metric series of a run by step or wall time, optionally a zoom window, downsampled (min/max
+   * preserving) to what a chart can show.
+   */
   metrics: projectProcedure
-    .input(metricSeriesInput)
-    .output(metricSeriesOutput)
-    .query(({ ctx, input }) => metrics.readSeries(ctx.access, input)),
+    .input(metricQueryInput)
+    .output(metricQueryOutput)
+    .query(({ ctx, input }) => metrics.readSeriesWindow(ctx.access, input)),
+  /** Every point of the chosen series as CSV or JSON, one page of steps per call. */
+  metricsExport: projectProcedure
+    .input(metricExportInput)
+    .output(metricExportOutput)
+    .query(({ ctx, input }) => metrics.exportSeries(ctx.access, input)),
+  /** Runs' configs flattened to dotted keys, only the keys that differ. */
+  configDiff: projectProcedure
+    .input(configDiffInput)
+    .output(configDiffOutput)
+    .query(({ ctx, input }) => metrics.configDiff(ctx.access, input.runIds)),
   cancel: projectEditorProcedure
     .input(runRefInput)
     .output(runOutput)

@@ -1,4 +1,4 @@
-import { runOutput, sftLaunchInput } from "@paravt/shared";
+import { rlLaunchInput, runOutput, sftLaunchInput } from "@paravt/shared";
 import { assertCan, training } from "@paravt/shared/server";
 import { createTRPCRouter, projectEditorProcedure } from "../../trpc";
 
@@ -11,5 +11,14 @@ export const trainingRouter = createTRPCRouter({
       assertCan(ctx.access, "runs.launch");
       const { projectId: _projectId, ...settings } = input;
       return training.launchSft(ctx.access, settings);
+    }),
+  /** PARA-GRPO / vanilla GRPO on ParaVT-nano from a nano checkpoint (a train.rl job, issue 9). */
+  launchRl: projectEditorProcedure
+    .input(rlLaunchInput)
+    .output(runOutput)
+    .mutation(({ ctx, input }) => {
+      assertCan(ctx.access, "runs.launch");
+      const { projectId: _projectId, ...settings } = input;
+      return training.launchRl(ctx.access, settings);
     }),
 });

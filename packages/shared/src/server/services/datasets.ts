@@ -1,7 +1,15 @@
 import path from "node:path";
+import { BENCHMARKS } from "@paravt/benchmarks";
 import { Prisma, type QuestionType } from "@paravt/db";
-import type { DatasetOutput, SampleOutput } from "../../contracts/datasets";
-import { ConflictError, NotFoundError } from "../../errors";
+import {
+  importBenchmarkInput,
+  IMPORTABLE_BENCHMARKS,
+  type BenchmarkInfoOutput,
+  type DatasetOutput,
+  type ImportBenchmarkInput,
+  type SampleOutput,
+} from "../../contracts/datasets";
+import { ConflictError, NotFoundError, ValidationError } from "../../errors";
 import { db } from "../db";
 import { serverEnv } from "../env";
 import { confineToMediaRoots } from "../media-paths";
@@ -130,4 +138,128 @@ export async function importSuite(
     config: { datasetId: dataset.id, dir },
   });
   return { dataset: toOutput(dataset, {}), runId: run.id };
+}
+
+/** The loader registry of @paravt/benchmarks, for the import form (description, expected files). */
+export function listBenchmarks(): BenchmarkInfoOutput[] {
+  return BENCHMARKS.filter((b) => (IMPORTABLE_BENCHMARKS as readonly string[]).includes(b.id)).map((b) => ({
+    id: b.id,
+    title: b.title,
+    description: b.description,
+    splits: [...b.splits],
+    defaultSplit: b.defaultSplit,
+    questionType: b.questionType,
+    metric: b.metric,
+    supportsSubtitles: b.supportsSubtitles,
+    source: b.source,
+    files: b.files.map((f) => ({ ...f })),
+    videoDirs: [...b.videoDirs],
+    variants: [...b.variants],
+  }));
+}
+
+/** The options of a benchmark import, as kept in `dataset.source` and in the import run's config. */
+export interface BenchmarkImportSource {
+  kind: "benchmark";
+  benchmark: ImportBenchmarkInput["benchmark"];
+  /** Real paths, confined to MEDIA_ROOTS when the import was requested. */
+  dir: string;
+  videoDir?: string;
+  split?: string;
+  subtitles: boolean;
+}
+
+/** What an import asks for (importBenchmarkInput's output; the optional fields may be absent). */
+export type BenchmarkImportRequest = Omit<ImportBenchmarkInput, "projectId" | "videoDir" | "split"> & {
+  videoDir?: string | undefined;
+  split?: string | undefined;
+};
+
+/** A custom dataset may be one file; every other benchmark is a directory. */
+async function confineBenchmarkDir(input: string, benchmark: string): Promise<string> {
+  const roots = serverEnv().MEDIA_ROOTS;
+  if (benchmark !== "custom") return confineToMediaRoots(input, roots, "directory");
+  try {
+    return await confineToMediaRoots(input, roots, "directory");
+  } catch (err) {
+    if (err instanceof ValidationError && /is not a directory/.test(err.message)) {
+      return confineToMediaRoots(input, roots, "file");
+    }
+    throw err;
+  }
+}
+
+async function benchmarkSource(input: Omit<BenchmarkImportRequest, "name">): Promise<BenchmarkImportSource> {
+  const info = BENCHMARKS.find((b) => b.id === input.benchmark);
+  if (!info) throw new ValidationError(`Unknown benchmark ${input.benchmark}`);
+  if (input.split && info.splits.length > 0 && !info.splits.includes(input.split)) {
+    throw new ValidationError(`${info.title} has no split "${input.split}" (splits: ${info.splits.join(", ")})`);
+  }
+  if (input.subtitles && !info.supportsSubtitles) throw new ValidationError(`${info.title} has no subtitle variant`);
+  const dir = await confineBenchmarkDir(input.path, input.benchmark);
+  const videoDir = input.videoDir
+    ? await confineToMediaRoots(input.videoDir, serverEnv().MEDIA_ROOTS, "directory")
+    : undefined;
+  return {
+    kind: "benchmark",
+    benchmark: input.benchmark,
+    dir,
+    ...(videoDir ? { videoDir } : {}),
+    ...(input.split ? { split: input.split } : {}),
+    subtitles: input.subtitles,
+  };
+}
+
+async function launchBenchmarkImport(
+  access: ProjectAccess,
+  datasetId: string,
+  name: string,
+  src: BenchmarkImportSource,
+) {
+  return launchRun(access, {
+    jobName: "dataset.import",
+    name: `Import ${src.benchmark} "${name}"`,
+    payload: { datasetId },
+    config: { datasetId, ...src } as unknown as Prisma.InputJsonValue,
+  });
+}
+
+/**
+ * Imports a local benchmark copy (its published layout, @paravt/benchmarks) as a new dataset. The
+ * directory and the video directory must be inside MEDIA_ROOTS (real paths, checked here before
+ * anything is created); the worker re-checks every video path.
+ */
+export async function importBenchmark(
+  access: ProjectAccess,
+  input: BenchmarkImportRequest,
+): Promise<{ dataset: DatasetOutput; runId: string }> {
+  const src = await benchmarkSource(input);
+  const dataset = await createDataset(access, input.name, `${src.benchmark} imported from ${src.dir}`, {
+    ...src,
+  } as unknown as Prisma.InputJsonValue);
+  const run = await launchBenchmarkImport(access, dataset.id, input.name, src);
+  return { dataset: toOutput(dataset, {}), runId: run.id };
+}
+
+/**
+ * Imports a benchmark dataset again with the options it was imported with (paths re-checked against
+ * MEDIA_ROOTS): samples are updated by key and videos found by path, so nothing is duplicated.
+ */
+export async function reimportBenchmark(access: ProjectAccess, datasetId: string): Promise<{ runId: string }> {
+  const d = await db().dataset.findFirst({ where: { id: datasetId, projectId: access.projectId } });
+  if (!d) throw new NotFoundError("Dataset");
+  const stored = (d.source ?? {}) as Record<string, unknown>;
+  if (stored.kind !== "benchmark") throw new ValidationError(`Dataset "${d.name}" was not imported from a benchmark`);
+  const parsed = importBenchmarkInput.safeParse({
+    projectId: access.projectId,
+    name: d.name,
+    benchmark: stored.benchmark,
+    path: stored.dir,
+    videoDir: stored.videoDir,
+    split: stored.split,
+    subtitles: stored.subtitles,
+  });
+  if (!parsed.success) throw new ValidationError(`The stored import options of "${d.name}" are not valid`);
+  const run = await launchBenchmarkImport(access, d.id, d.name, await benchmarkSource(parsed.data));
+  return { runId: run.id };
 }

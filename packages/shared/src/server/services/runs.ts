@@ -12,7 +12,8 @@ import type { ProjectAccess } from "./access";
 
 type RunWithCreator = Run & { createdBy: { email: string } | null };
 
-function toOutput(r: RunWithCreator): RunOutput {
+/** The API shape of a run row (also the base of eval run outputs). */
+export function toRunOutput(r: RunWithCreator): RunOutput {
   return {
     id: r.id,
     kind: r.kind,
@@ -77,7 +78,7 @@ export async function launchRun<N extends JobName>(
     await publishRunEvent(toEvent(failed)).catch(() => undefined);
     throw err;
   }
-  return toOutput(run);
+  return toRunOutput(run);
 }
 
 /** A run the system starts on its own (e.g. assets after a probe), attributed to nobody. */
@@ -95,7 +96,7 @@ export async function listRuns(
     orderBy: { createdAt: "desc" },
     take: input.limit,
   });
-  return rows.map(toOutput);
+  return rows.map(toRunOutput);
 }
 
 export async function getRun(access: ProjectAccess, runId: string): Promise<RunOutput> {
@@ -104,7 +105,7 @@ export async function getRun(access: ProjectAccess, runId: string): Promise<RunO
     include: { createdBy: { select: { email: true } } },
   });
   if (!r) throw new NotFoundError("Run");
-  return toOutput(r);
+  return toRunOutput(r);
 }
 
 export async function cancelRun(access: ProjectAccess, runId: string): Promise<RunOutput> {
@@ -122,7 +123,7 @@ export async function cancelRun(access: ProjectAccess, runId: string): Promise<R
     include: { createdBy: { select: { email: true } } },
   });
   await publishRunEvent(toEvent(updated));
-  return toOutput(updated);
+  return toRunOutput(updated);
 }
 
 // ----- worker side ---------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-import type { z } from "zod";
-import type { sftRunConfig } from "../../contracts/training";
+import { z } from "zod";
+import { rlRunConfig, type sftRunConfig } from "../../contracts/training";
 import { NotFoundError, ValidationError } from "../../errors";
 import { db } from "../db";
 import type { ProjectAccess } from "./access";
@@ -24,5 +24,42 @@ export async function launchSft(access: ProjectAccess, input: z.infer<typeof sft
     name: input.name,
     payload: {},
     config: input,
+  });
+}
+
+/**
+ * Launches PARA-GRPO (or vanilla GRPO) on ParaVT-nano (issue 9, SPEC §2-3): the dataset's RL
+ * rows are the prompts; the starting model (a NANO_CHECKPOINT, default the committed default
+ * checkpoint) is also the frozen KL reference. The chosen checkpoint directory is resolved now
+ * and stored in the Run's config, so a later edit of the model row does not change a running job.
+ */
+export async function launchRl(access: ProjectAccess, input: z.input<typeof rlRunConfig>) {
+  const parsed = rlRunConfig.safeParse(input);
+  if (!parsed.success) throw new ValidationError(`Invalid RL settings: ${z.prettifyError(parsed.error)}`);
+  const cfg = parsed.data;
+  const dataset = await db().dataset.findFirst({ where: { id: cfg.datasetId, projectId: access.projectId } });
+  if (!dataset) throw new NotFoundError("Dataset");
+  const source = (dataset.source ?? {}) as { kind?: string; dir?: string };
+  if (source.kind !== "needle-suite" || typeof source.dir !== "string") {
+    throw new ValidationError(
+      "Only a needle-suite dataset can train nano with RL (its RL rows are the prompts); wait for its import to finish",
+    );
+  }
+  let initialCheckpoint: string | null = null;
+  if (cfg.modelId) {
+    const model = await db().model.findFirst({ where: { id: cfg.modelId, projectId: access.projectId } });
+    if (!model) throw new NotFoundError("Model");
+    const checkpoint = (model.config as { checkpoint?: unknown } | null)?.checkpoint;
+    if (model.kind !== "NANO_CHECKPOINT" || typeof checkpoint !== "string") {
+      throw new ValidationError(`RL trains nano: "${model.name}" is not a nano checkpoint`);
+    }
+    initialCheckpoint = checkpoint;
+  }
+  return launchRun(access, {
+    jobName: "train.rl",
+    kind: "rl",
+    name: cfg.name,
+    payload: {},
+    config: { ...cfg, initialCheckpoint },
   });
 }

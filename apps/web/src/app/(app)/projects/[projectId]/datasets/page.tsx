@@ -2,6 +2,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
+import { BenchmarkImportForm } from "@/components/datasets/benchmark-import-form";
 import { timeAgo } from "@/components/format";
 import { LiveBadge } from "@/components/live-badge";
 import { useLiveRuns } from "@/components/live-runs";
@@ -96,6 +97,7 @@ export default function DatasetsPage() {
           )}
         </Card>
       )}
+      {can("runs.launch") && <BenchmarkImportForm projectId={projectId} />}
       <div className="flex items-center justify-between">
         <h2 className="text-base font-semibold">Datasets</h2>
         <LiveBadge status={live.status} />

@@ -4,6 +4,7 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams, useRouter, useSearchParams } from "next/navigation";
 import { z } from "zod";
+import { BenchmarkImportReportCard } from "@/components/datasets/benchmark-import-report";
 import { useLiveRuns } from "@/components/live-runs";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -12,6 +13,7 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { Select } from "@/components/ui/input";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { TrainSftForm } from "@/components/train-sft-form";
+import { TrainRlForm } from "@/components/training/train-rl-form";
 import { VisibilityTable } from "@/components/visibility-table";
 import { useProject } from "@/lib/use-project";
 import { errorMessage, useTRPC } from "@/trpc/client";
@@ -63,8 +65,19 @@ export default function DatasetPage() {
           <VisibilityTable rows={visibility.data} />
         </Card>
       )}
+      {d.source.kind === "benchmark" && (
+        <BenchmarkImportReportCard
+          projectId={projectId}
+          datasetId={d.id}
+          source={d.source}
+          canReimport={can("runs.launch")}
+        />
+      )}
       {can("runs.launch") && d.source.kind === "needle-suite" && d.sampleCount > 0 && (
         <TrainSftForm projectId={projectId} datasetId={d.id} datasetName={d.name} />
+      )}
+      {can("runs.launch") && d.source.kind === "needle-suite" && d.sampleCount > 0 && (
+        <TrainRlForm projectId={projectId} datasetId={d.id} datasetName={d.name} />
       )}
       <div className="flex items-center justify-between">
         <h2 className="text-base font-semibold">Samples</h2>

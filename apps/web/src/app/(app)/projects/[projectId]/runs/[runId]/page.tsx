@@ -1,42 +1,41 @@
 "use client";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
+import { Suspense } from "react";
+import { EvalRunView } from "@/components/evals/eval-run-view";
 import { timeAgo } from "@/components/format";
 import { LiveBadge } from "@/components/live-badge";
 import { useLiveRuns } from "@/components/live-runs";
-import { MetricChart } from "@/components/metric-chart";
 import { Alert } from "@/components/ui/alert";
 import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { CompareRunsPicker } from "@/components/training/compare-runs-picker";
+import { TrainingDashboard } from "@/components/training/training-dashboard";
 import { Progress } from "@/components/ui/progress";
 import { useProject } from "@/lib/use-project";
 import { errorMessage, useTRPC } from "@/trpc/client";
-
-const SERIES: { name: string; title: string; format?: (v: number) => string }[] = [
-  { name: "loss", title: "loss" },
-  { name: "token_accuracy", title: "token accuracy", format: (v) => `${(v * 100).toFixed(1)}%` },
-  { name: "tokens_per_s", title: "tokens/s", format: (v) => v.toFixed(0) },
-  { name: "grad_norm", title: "grad norm" },
-  { name: "lr", title: "learning rate", format: (v) => v.toExponential(1) },
-  { name: "step_time_ms", title: "step time (ms)", format: (v) => v.toFixed(0) },
-];
 
 export default function RunPage() {
   const { runId } = useParams<{ runId: string }>();
   const { projectId, can } = useProject();
   const trpc = useTRPC();
-  const live = useLiveRuns(projectId);
-  const run = useQuery(trpc.runs.byId.queryOptions({ projectId, runId }));
-  const series = useQuery({
-    ...trpc.runs.metrics.queryOptions({ projectId, runId, names: SERIES.map((s) => s.name) }),
-    enabled: run.data?.kind === "sft" || run.data?.kind === "rl",
+  const queryClient = useQueryClient();
+  // A run's progress event also means new metric series may exist (runs.metrics is refreshed by
+  // useLiveRuns itself).
+  const live = useLiveRuns(projectId, () => {
+    void queryClient.invalidateQueries({ queryKey: trpc.runs.metricNames.queryKey() });
   });
+  const run = useQuery(trpc.runs.byId.queryOptions({ projectId, runId }));
   const cancel = useMutation(trpc.runs.cancel.mutationOptions({ onSuccess: () => void run.refetch() }));
 
   if (run.error) return <Alert>{errorMessage(run.error)}</Alert>;
   const r = run.data;
   if (!r) return null;
+  // One URL per run: an evaluation's page is its summary and per-sample rows.
+  if (r.kind === "eval" || r.kind === "import") {
+    return <EvalRunView projectId={projectId} runId={runId} liveStatus={live.status} canCancel={can("runs.cancel")} />;
+  }
   const active = r.status === "QUEUED" || r.status === "RUNNING";
   return (
     <div className="flex flex-col gap-6">
@@ -62,25 +61,22 @@ export default function RunPage() {
         </div>
       </div>
       <p className="text-sm text-muted">
-        {r.message ?? ""} · started by {r.createdBy ?? "system"} · created {timeAgo(r.createdAt)}
+        {[r.message, `started by ${r.createdBy ?? "system"}`, `created ${timeAgo(r.createdAt)}`]
+          .filter(Boolean)
+          .join(" · ")}
         {r.attempts > 1 && ` · attempt ${r.attempts}`}
       </p>
       {r.error && <Alert>{r.error}</Alert>}
-      {series.data && (
-        <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
-          {SERIES.map((s) => {
-            const data = series.data.find((d) => d.name === s.name);
-            return (
-              <MetricChart
-                key={s.name}
-                title={s.title}
-                points={data?.points ?? []}
-                total={data?.total ?? 0}
-                format={s.format}
-              />
-            );
-          })}
-        </div>
+      {(r.kind === "sft" || r.kind === "rl") && (
+        <>
+          <div>
+            <CompareRunsPicker projectId={projectId} runId={runId} />
+          </div>
+          {/* useSearchParams (the dashboard's URL state) needs a Suspense boundary. */}
+          <Suspense>
+            <TrainingDashboard projectId={projectId} runs={[{ id: r.id, name: r.name }]} />
+          </Suspense>
+        </>
       )}
     </div>
   );

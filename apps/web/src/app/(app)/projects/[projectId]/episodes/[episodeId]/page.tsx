@@ -1,0 +1,55 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useParams } from "next/navigation";
+import { EpisodeOverview, OutcomeBadge } from "@/components/evals/episode-overview";
+import { EpisodeViewer } from "@/components/evals/episode-viewer";
+import { ProtocolText } from "@/components/evals/protocol-text";
+import { Alert } from "@/components/ui/alert";
+import { useProject } from "@/lib/use-project";
+import { errorMessage, useTRPC } from "@/trpc/client";
+
+export default function EpisodePage() {
+  const { episodeId } = useParams<{ episodeId: string }>();
+  const { projectId } = useProject();
+  const trpc = useTRPC();
+  // A stored episode never changes: no live refresh, cached for the session.
+  const episode = useQuery({ ...trpc.evals.episode.queryOptions({ projectId, episodeId }), staleTime: Infinity });
+  const videoId = episode.data?.sample.videoId ?? null;
+  // Duration, frame rate (arrow-key frame steps) and filmstrip availability of the sample's video.
+  const video = useQuery({
+    ...trpc.videos.byId.queryOptions({ projectId, videoId: videoId ?? "" }),
+    enabled: videoId !== null,
+    staleTime: 60_000,
+  });
+
+  if (episode.error) return <Alert>{errorMessage(episode.error)}</Alert>;
+  const e = episode.data;
+  if (!e) return null;
+  if (videoId && video.isPending && !video.error) return null;
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-center gap-3">
+        <Link
+          href={`/projects/${projectId}/runs/${e.run.id}`}
+          className="max-w-xl truncate text-sm text-muted hover:text-fg"
+        >
+          {e.run.name} /
+        </Link>
+        <h1 className="text-lg font-semibold" data-testid="episode-title">
+          Sample <span className="font-mono">{e.sample.key}</span>
+        </h1>
+        <OutcomeBadge e={e} />
+      </div>
+      {video.error && <Alert>{errorMessage(video.error)}</Alert>}
+      <EpisodeViewer projectId={projectId} episode={e} video={video.data ?? null} />
+      <EpisodeOverview projectId={projectId} episode={e} />
+      {e.finalText && e.turns.length === 0 && (
+        <div className="flex flex-col gap-2">
+          <h3 className="text-sm font-semibold">Final response</h3>
+          <ProtocolText text={e.finalText} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+"use client";
+import { EVAL_MODES, importReferenceInput, type EvalMode } from "@paravt/shared";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { errorMessage, useTRPC } from "@/trpc/client";
+import { Alert } from "../ui/alert";
+import { Button } from "../ui/button";
+import { Card, CardHeader } from "../ui/card";
+import { Field, Input, Select } from "../ui/input";
+import { MODE_LABEL } from "./format";
+
+/**
+ * Imports one dataset's reference evaluator output (SPEC §6 `{summary, results}`) into this
+ * group as a run, so published numbers sit in the same matrix as ours.
+ */
+export function ImportReferenceForm({ projectId, groupId }: { projectId: string; groupId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const models = useQuery(trpc.models.list.queryOptions({ projectId }));
+  const datasets = useQuery(trpc.datasets.list.queryOptions({ projectId }));
+  const [problem, setProblem] = useState<string | null>(null);
+  const importRef = useMutation(
+    trpc.evals.importReference.mutationOptions({
+      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.evals.pathKey() }),
+    }),
+  );
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    setProblem(null);
+    importRef.reset();
+    const f = new FormData(e.currentTarget);
+    const upload = f.get("file");
+    if (!(upload instanceof File) || upload.size === 0) return setProblem("Choose the reference output file (.json)");
+    let file: unknown;
+    try {
+      file = JSON.parse(await upload.text());
+    } catch (err) {
+      return setProblem(`${upload.name} is not JSON: ${(err as Error).message}`);
+    }
+    const input = importReferenceInput.safeParse({
+      projectId,
+      groupId,
+      name: String(f.get("name") ?? ""),
+      datasetId: String(f.get("datasetId") ?? ""),
+      modelId: String(f.get("modelId") ?? ""),
+      mode: String(f.get("mode")) as EvalMode,
+      k: Number(f.get("k")),
+      file,
+    });
+    if (!input.success) return setProblem(input.error.issues.map((i) => i.message).join("; "));
+    importRef.mutate(input.data);
+  }
+
+  const result = importRef.data;
+  const externalFirst = [...(models.data ?? [])].sort(
+    (a, b) => Number(b.kind === "EXTERNAL") - Number(a.kind === "EXTERNAL"),
+  );
+  return (
+    <Card>
+      <CardHeader
+        title="Import reference output"
+        description="One dataset's output of the reference evaluator ({summary, results}, SPEC §6); rows are matched to samples by key or id, rows with an error stay errors."
+      />
+      <form onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-3" aria-label="Import reference output">
+        <div className="grid gap-3 md:grid-cols-3 xl:grid-cols-[1.5fr_2fr_2fr_1.4fr_0.7fr]">
+          <Field label="Run name">
+            <Input name="name" required maxLength={120} defaultValue="reference" />
+          </Field>
+          <Field label="Dataset">
+            <Select name="datasetId" required>
+              {datasets.data?.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Field label="Model" hint="Usually an external model: the reference's own.">
+            <Select name="modelId" required>
+              {externalFirst.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.name}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Field label="Mode">
+            <Select name="mode" defaultValue="agentic_general">
+              {EVAL_MODES.map((m) => (
+                <option key={m} value={m}>
+                  {MODE_LABEL[m]}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <Field label="K">
+            <Input name="k" type="number" min={1} max={256} defaultValue={64} />
+          </Field>
+        </div>
+        <div className="flex flex-wrap items-end gap-3">
+          <div className="min-w-72 flex-1">
+            <Field label="Reference file">
+              <Input
+                name="file"
+                type="file"
+                accept=".json,application/json"
+                className="w-full py-1.5 file:mr-3 file:rounded file:border-0 file:bg-surface-2 file:px-3 file:py-1 file:text-sm file:text-fg"
+              />
+            </Field>
+          </div>
+          <Button type="submit" variant="secondary" disabled={importRef.isPending}>
+            {importRef.isPending ? "Importing…" : "Import"}
+          </Button>
+        </div>
+      </form>
+      <div className="mt-3 flex flex-col gap-2" aria-live="polite">
+        {problem && <Alert>{problem}</Alert>}
+        {importRef.error && <Alert>{errorMessage(importRef.error)}</Alert>}
+        {result && (
+          <Alert tone={result.unmatchedCount ? "info" : "success"}>
+            <span data-testid="import-result">
+              Imported {result.rows} rows: {result.matched} matched, {result.unmatchedCount} unmatched, {result.errors}{" "}
+              errors{result.duplicates.length ? `, ${result.duplicates.length} duplicate ids` : ""}.
+            </span>
+            {result.unmatched.length > 0 && (
+              <details className="mt-1 text-xs">
+                <summary className="cursor-pointer">Unmatched ids</summary>
+                <p className="mt-1 font-mono break-all">
+                  {result.unmatched.join(", ")}
+                  {result.unmatchedCount > result.unmatched.length && " …"}
+                </p>
+              </details>
+            )}
+          </Alert>
+        )}
+      </div>
+    </Card>
+  );
+}

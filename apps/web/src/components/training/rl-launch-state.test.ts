@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import {
+  EXPECTED_GATED_K,
+  initialRlForm,
+  presetOverrides,
+  recipeRows,
+  rlCostPreview,
+  rlCostText,
+  validateRlLaunch,
+  type RlFormState,
+} from "./rl-launch-state";
+
+const withOverrides = (s: RlFormState, o: Partial<RlFormState["overrides"]>): RlFormState => ({
+  ...s,
+  overrides: { ...s.overrides, ...o },
+});
+
+describe("rlCostPreview", () => {
+  it("gating on: rollouts × (mean of {4,8,16,32,64} + crop upper bound)", () => {
+    expect(EXPECTED_GATED_K).toBeCloseTo(24.8, 10);
+    const s = withOverrides(
+      { ...initialRlForm("r", "d"), steps: "10" },
+      {
+        promptsPerStep: "2",
+        groupSize: "3",
+        maxTurns: "2",
+        maxParallel: "4",
+      },
+    );
+    // 6 rollouts × (24.8 + 2·4·16 = 128) = 916.8
+    expect(rlCostPreview(s)).toEqual({ rolloutsPerStep: 6, framesPerStep: 917, totalRollouts: 60 });
+  });
+
+  it("vanilla GRPO (gating off) counts K = 64 per rollout", () => {
+    const s = withOverrides(
+      { ...initialRlForm("r", "d", "vanilla-grpo"), steps: "5" },
+      {
+        promptsPerStep: "1",
+        groupSize: "2",
+        maxTurns: "0",
+      },
+    );
+    expect(rlCostPreview(s)).toEqual({ rolloutsPerStep: 2, framesPerStep: 128, totalRollouts: 10 });
+  });
+
+  it("defaults: 32 rollouts per step and the text the form shows", () => {
+    const p = rlCostPreview(initialRlForm("r", "d"));
+    // 4 prompts × 8 = 32 rollouts; 32 × (24.8 + 3·5·16) = 8473.6
+    expect(p).toEqual({ rolloutsPerStep: 32, framesPerStep: 8474, totalRollouts: 3200 });
+    expect(rlCostText(p)).toBe("32 rollouts · ~8,474 frames per step · 3,200 total rollouts");
+  });
+
+  it("is null while a knob it needs is not a number", () => {
+    expect(rlCostPreview(withOverrides(initialRlForm("r", "d"), { groupSize: "x" }))).toBeNull();
+    expect(rlCostText(null)).toMatch(/Fix/);
+  });
+});
+
+describe("validateRlLaunch", () => {
+  it("the preset defaults parse, every override sent explicitly", () => {
+    const v = validateRlLaunch("p1", initialRlForm("run", "d1"));
+    expect(v.errors).toEqual({});
+    expect(v.input?.overrides.groupSize).toBe(8);
+    expect(v.input?.overrides.anchorWeight).toBe(0.5);
+    expect(v.input?.modelId).toBeUndefined();
+  });
+
+  it("gives the shared schema's reason per field", () => {
+    const s = withOverrides(
+      { ...initialRlForm("", "d1"), steps: "0", seed: "abc" },
+      {
+        groupSize: "1",
+        clip: "1.5",
+        validateEvery: "5",
+      },
+    );
+    const v = validateRlLaunch("p1", s);
+    expect(v.input).toBeNull();
+    expect(v.errors.name).toBeDefined();
+    expect(v.errors.steps).toBe("at least 1 step");
+    expect(v.errors.seed).toBe("Enter a number");
+    expect(v.errors["overrides.groupSize"]).toBe("a GRPO group needs at least 2 rollouts");
+    expect(v.errors["overrides.clip"]).toBe("the PPO clip must be in (0, 1)");
+    expect(v.errors["overrides.validationSize"]).toBe("validateEvery > 0 needs validationSize > 0");
+  });
+
+  it("needs a dataset", () => {
+    expect(validateRlLaunch("p1", initialRlForm("run", "")).errors.datasetId).toBe("Pick a needle suite");
+  });
+});
+
+describe("presets", () => {
+  it("vanilla turns every SPEC §2 flag off and the anchor to 0", () => {
+    expect(presetOverrides("vanilla-grpo").anchorWeight).toBe("0");
+    expect(presetOverrides("para-grpo").anchorWeight).toBe("0.5");
+    const rows = Object.fromEntries(recipeRows("vanilla-grpo").map((r) => [r.label, r]));
+    expect(rows["Think prefix"]).toMatchObject({ value: "off", differs: true });
+    expect(rows["Frame gating"]).toMatchObject({ value: "off (K = 64)", differs: true });
+    expect(rows["Format weight"]).toMatchObject({ differs: false });
+  });
+});

@@ -1,0 +1,151 @@
+"use client";
+import { useMemo, useState } from "react";
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ReferenceArea,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import type { XAxisKind } from "./dashboard-params";
+import { emaSmooth, formatSeconds, type ChartPoint } from "./series";
+
+export interface ChartLine {
+  key: string;
+  label: string;
+  color: string;
+  /** SVG dash pattern: tells apart the K lines of one run in an overlay (color = run). */
+  dash?: string;
+  points: ChartPoint[];
+}
+
+/** Lines merged into one row per x, so the tooltip lists every line at the hovered x. */
+function mergeRows(lines: ChartLine[], x: XAxisKind, smooth: number) {
+  const rows = new Map<number, Record<string, number>>();
+  for (const line of lines) {
+    const smoothed = smooth > 0 ? emaSmooth(line.points, smooth) : null;
+    line.points.forEach((p, i) => {
+      const at = x === "step" ? p.step : p.t;
+      const row = rows.get(at) ?? { x: at };
+      if (smoothed) {
+        row[`${line.key}:raw`] = p.value;
+        row[line.key] = smoothed[i]!.value;
+      } else row[line.key] = p.value;
+      rows.set(at, row);
+    });
+  }
+  return [...rows.values()].sort((a, b) => a.x! - b.x!);
+}
+
+/**
+ * One metric chart of the dashboard (one or more lines). Points arrive downsampled by the server;
+ * smoothing draws the EMA over a faint raw line; dragging across the plot selects a window that
+ * the page re-fetches at full detail (onZoom).
+ */
+export function TrainingChart({
+  title,
+  lines,
+  x,
+  smooth,
+  format,
+  total,
+  onZoom,
+}: {
+  title: string;
+  lines: ChartLine[];
+  x: XAxisKind;
+  smooth: number;
+  format: (v: number) => string;
+  total: number;
+  onZoom: (range: { from: number; to: number }) => void;
+}) {
+  const data = useMemo(() => mergeRows(lines, x, smooth), [lines, x, smooth]);
+  const [drag, setDrag] = useState<{ a: number; b: number } | null>(null);
+  const single = lines.length === 1 ? lines[0] : undefined;
+  const last = single?.points.at(-1);
+  const xFormat = (v: number) => (x === "step" ? String(v) : formatSeconds(v));
+  const label = (v: unknown) => (typeof v === "number" ? v : Number(v));
+  return (
+    <figure className="rounded-lg border border-line bg-surface p-4" aria-label={`${title} chart`}>
+      <figcaption className="mb-2 flex items-baseline justify-between gap-2 text-sm">
+        <span className="font-medium">{title}</span>
+        <span className="truncate font-mono text-xs text-muted" data-testid={`metric-${title}`}>
+          {single ? (last ? `${format(last.value)} @ step ${last.step}` : "no data yet") : `${lines.length} runs`} ·{" "}
+          {total} pts
+        </span>
+      </figcaption>
+      <div className="h-48 select-none">
+        <ResponsiveContainer width="100%" height="100%">
+          <LineChart
+            data={data}
+            margin={{ top: 4, right: 8, bottom: 0, left: 0 }}
+            onMouseDown={(s) => {
+              if (s.activeLabel !== undefined) setDrag({ a: label(s.activeLabel), b: label(s.activeLabel) });
+            }}
+            onMouseMove={(s) => {
+              if (drag && s.activeLabel !== undefined) setDrag({ ...drag, b: label(s.activeLabel) });
+            }}
+            onMouseUp={() => {
+              if (drag && drag.a !== drag.b) onZoom({ from: Math.min(drag.a, drag.b), to: Math.max(drag.a, drag.b) });
+              setDrag(null);
+            }}
+            onMouseLeave={() => setDrag(null)}
+          >
+            <CartesianGrid stroke="var(--line)" strokeDasharray="3 3" />
+            <XAxis
+              dataKey="x"
+              type="number"
+              domain={["dataMin", "dataMax"]}
+              stroke="var(--muted)"
+              fontSize={11}
+              tickFormatter={xFormat}
+            />
+            <YAxis stroke="var(--muted)" fontSize={11} width={52} tickFormatter={(v: number) => format(v)} />
+            <Tooltip
+              contentStyle={{ background: "var(--surface)", border: "1px solid var(--line)", fontSize: 12 }}
+              formatter={(v, name) => [format(Number(v)), String(name)]}
+              labelFormatter={(v) => (x === "step" ? `step ${v}` : formatSeconds(Number(v)))}
+            />
+            {lines.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
+            {smooth > 0 &&
+              lines.map((l) => (
+                <Line
+                  key={`${l.key}:raw`}
+                  dataKey={`${l.key}:raw`}
+                  stroke={l.color}
+                  strokeOpacity={0.25}
+                  dot={false}
+                  strokeWidth={1}
+                  isAnimationActive={false}
+                  connectNulls
+                  legendType="none"
+                  tooltipType="none"
+                />
+              ))}
+            {lines.map((l) => (
+              <Line
+                key={l.key}
+                type="linear"
+                dataKey={l.key}
+                name={l.label}
+                stroke={l.color}
+                strokeDasharray={l.dash}
+                dot={false}
+                strokeWidth={1.5}
+                isAnimationActive={false}
+                connectNulls
+              />
+            ))}
+            {drag && drag.a !== drag.b && (
+              <ReferenceArea x1={drag.a} x2={drag.b} fill="var(--accent)" fillOpacity={0.12} stroke="none" />
+            )}
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
+    </figure>
+  );
+}

@@ -1,0 +1,237 @@
+"use client";
+import { useQueries, useQueryClient } from "@tanstack/react-query";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { errorMessage, useTRPC } from "@/trpc/client";
+import { dashboardParamsFrom, dashboardSearch, DEFAULT_SMOOTHING, type DashboardParams } from "./dashboard-params";
+import { exportRunMetrics } from "./export-metrics";
+import { formatFor, formatSeconds, groupCharts } from "./series";
+import { TrainingChart, type ChartLine } from "./training-chart";
+
+/** Run colors of an overlay: the design tokens' lane colors, in order (at most 5 runs distinct). */
+export const RUN_COLORS = ["var(--lane-1)", "var(--lane-3)", "var(--lane-2)", "var(--lane-4)", "var(--lane-5)"];
+
+const DASHES = ["6 3", "2 2", "8 3 2 3"];
+
+/** Enough points per series for a chart a few hundred pixels wide, min/max kept by the server. */
+const POINTS = 600;
+/** The API takes at most 64 names per call. */
+const NAMES_PER_CALL = 64;
+
+/**
+ * The charts of one training run, or of several overlaid (one line per run): every series the
+ * runs have, grouped; smoothing, x by step or wall time and the zoom window live in the URL.
+ * Charts refresh when the page's live subscription invalidates runs.metrics (SSE).
+ */
+export function TrainingDashboard({ projectId, runs }: { projectId: string; runs: { id: string; name: string }[] }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const view = dashboardParamsFrom(new URLSearchParams(params.toString()));
+  const lastSmooth = useRef(view.smooth || DEFAULT_SMOOTHING);
+  const [exporting, setExporting] = useState<string | null>(null);
+  const [exportError, setExportError] = useState<string | null>(null);
+
+  const setView = useCallback(
+    (next: Partial<DashboardParams>) => {
+      const state = { ...dashboardParamsFrom(new URLSearchParams(window.location.search)), ...next };
+      router.replace(`${pathname}${dashboardSearch(new URLSearchParams(window.location.search), state)}`, {
+        scroll: false,
+      });
+    },
+    [pathname, router],
+  );
+
+  // Keyboard: `s` toggles smoothing between off and the last weight used.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (e.key !== "s" || e.metaKey || e.ctrlKey || e.altKey) return;
+      if (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) && (target as HTMLInputElement).type !== "range")
+        return;
+      const current = dashboardParamsFrom(new URLSearchParams(window.location.search)).smooth;
+      if (current > 0) lastSmooth.current = current;
+      setView({ smooth: current > 0 ? 0 : lastSmooth.current });
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [setView]);
+
+  const namesQueries = useQueries({
+    queries: runs.map((r) => trpc.runs.metricNames.queryOptions({ projectId, runId: r.id })),
+  });
+  const names = useMemo(
+    () => [...new Set(namesQueries.flatMap((q) => (q.data ?? []).map((n) => n.name)))].sort(),
+    [namesQueries],
+  );
+  const chunks = useMemo(() => {
+    const out: string[][] = [];
+    for (let i = 0; i < names.length; i += NAMES_PER_CALL) out.push(names.slice(i, i + NAMES_PER_CALL));
+    return out;
+  }, [names]);
+  const seriesQueries = useQueries({
+    queries: runs.flatMap((r) =>
+      chunks.map((chunk) => ({
+        ...trpc.runs.metrics.queryOptions({
+          projectId,
+          runId: r.id,
+          names: chunk,
+          maxPoints: POINTS,
+          x: view.x,
+          ...(view.zoom ? { range: view.zoom } : {}),
+        }),
+        // A zoom or axis change keeps the old charts on screen until the window arrives.
+        placeholderData: (prev: unknown) => prev as never,
+      })),
+    ),
+  });
+  const byRun = useMemo(() => {
+    const map = new Map<string, Map<string, { total: number; points: ChartLine["points"] }>>();
+    runs.forEach((r, ri) => {
+      const m = new Map<string, { total: number; points: ChartLine["points"] }>();
+      for (let c = 0; c < chunks.length; c++) {
+        for (const s of seriesQueries[ri * chunks.length + c]?.data ?? []) m.set(s.name, s);
+      }
+      map.set(r.id, m);
+    });
+    return map;
+  }, [runs, chunks, seriesQueries]);
+
+  const groups = useMemo(() => groupCharts(names), [names]);
+  const error = [...namesQueries, ...seriesQueries].find((q) => q.error)?.error;
+  const loading = namesQueries.some((q) => q.isPending);
+  const overlay = runs.length > 1;
+
+  async function onExport(format: "csv" | "json") {
+    const run = runs[0]!;
+    setExporting(format);
+    setExportError(null);
+    try {
+      await exportRunMetrics({ queryClient, trpc, projectId, run, names, format });
+    } catch (err) {
+      setExportError(errorMessage(err));
+    } finally {
+      setExporting(null);
+    }
+  }
+
+  const xLabel = (v: number) => (view.x === "step" ? `step ${Math.round(v)}` : formatSeconds(v));
+  return (
+    <section className="flex flex-col gap-4" aria-label="Training metrics">
+      <div className="flex flex-wrap items-center gap-4 rounded-lg border border-line bg-surface px-4 py-3 text-sm">
+        <label className="flex items-center gap-2">
+          <span className="text-muted">Smoothing</span>
+          <input
+            type="range"
+            aria-label="Smoothing"
+            min={0}
+            max={0.99}
+            step={0.01}
+            value={view.smooth}
+            onChange={(e) => setView({ smooth: Number(e.target.value) })}
+            className="w-32 accent-[var(--accent)]"
+          />
+          <span className="w-10 font-mono text-xs" data-testid="smoothing-value">
+            {view.smooth.toFixed(2)}
+          </span>
+          <kbd className="rounded border border-line px-1 font-mono text-xs text-muted" title="press s to toggle">
+            s
+          </kbd>
+        </label>
+        <div role="radiogroup" aria-label="X axis" className="flex overflow-hidden rounded-md border border-line">
+          {(["step", "time"] as const).map((x) => (
+            <button
+              key={x}
+              type="button"
+              role="radio"
+              aria-checked={view.x === x}
+              onClick={() => setView({ x, zoom: null })}
+              className={`px-3 py-1 ${view.x === x ? "bg-accent text-accent-fg" : "text-muted hover:text-fg"}`}
+            >
+              {x === "step" ? "Step" : "Wall time"}
+            </button>
+          ))}
+        </div>
+        {view.zoom ? (
+          <span className="flex items-center gap-2" data-testid="zoom-window">
+            <span className="text-muted">
+              Zoomed to {xLabel(view.zoom.from)} – {xLabel(view.zoom.to)}
+            </span>
+            <Button size="sm" variant="ghost" onClick={() => setView({ zoom: null })}>
+              Reset zoom
+            </Button>
+          </span>
+        ) : (
+          <span className="text-xs text-muted">Drag across a chart to zoom</span>
+        )}
+        {!overlay && (
+          <span className="ml-auto flex items-center gap-2">
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={!names.length || exporting !== null}
+              onClick={() => void onExport("csv")}
+            >
+              Export CSV
+            </Button>
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={!names.length || exporting !== null}
+              onClick={() => void onExport("json")}
+            >
+              Export JSON
+            </Button>
+          </span>
+        )}
+      </div>
+      {error && <Alert>{errorMessage(error)}</Alert>}
+      {exportError && <Alert>{exportError}</Alert>}
+      {!loading && names.length === 0 && <p className="text-sm text-muted">No metrics recorded yet.</p>}
+      {groups.map((g) => (
+        <section key={g.id} aria-label={g.title} className="flex flex-col gap-2">
+          <h2 className="text-sm font-semibold text-muted">{g.title}</h2>
+          <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+            {g.charts.map((chart) => {
+              const lines: ChartLine[] = [];
+              let total = 0;
+              runs.forEach((r, ri) =>
+                chart.series.forEach((s, si) => {
+                  const data = byRun.get(r.id)?.get(s.name);
+                  if (!data) return;
+                  total += data.total;
+                  lines.push({
+                    key: `${r.id}:${s.name}`,
+                    label: [overlay ? r.name : null, chart.series.length > 1 ? s.label : null]
+                      .filter(Boolean)
+                      .join(" · "),
+                    // Overlay: one color per run; a K family in one run: one color per K.
+                    color: RUN_COLORS[(overlay ? ri : si) % RUN_COLORS.length]!,
+                    ...(overlay && si > 0 ? { dash: DASHES[(si - 1) % DASHES.length] } : {}),
+                    points: data.points,
+                  });
+                }),
+              );
+              return (
+                <TrainingChart
+                  key={chart.id}
+                  title={chart.title}
+                  lines={lines}
+                  x={view.x}
+                  smooth={view.smooth}
+                  format={formatFor(chart.series[0]!.name)}
+                  total={total}
+                  onZoom={(zoom) => setView({ zoom })}
+                />
+              );
+            })}
+          </div>
+        </section>
+      ))}
+    </section>
+  );
+}

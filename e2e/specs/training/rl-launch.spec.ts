@@ -1,0 +1,93 @@
+import { expect, test, type Page } from "@playwright/test";
+import { addNanoModels, generateOneVideoSuite, signUpWithProject } from "../support";
+
+/** Fills the RL launch form for a tiny run (2 steps, 1 prompt × 2 rollouts, 16 new tokens) and launches it. */
+async function launchRl(
+  page: Page,
+  o: { name: string; preset: "PARA-GRPO" | "vanilla GRPO"; model?: string; preview: string },
+): Promise<string> {
+  const form = page.getByRole("form", { name: "Launch an RL run" });
+  await form.getByLabel("Run name", { exact: true }).fill(o.name);
+  await form.getByLabel("Preset", { exact: true }).selectOption({ label: o.preset });
+  if (o.model) await form.getByLabel("Starting model", { exact: true }).selectOption({ label: o.model });
+  await form.getByLabel("Step count", { exact: true }).fill("2");
+  await form.getByRole("button", { name: "Advanced" }).click();
+  // A bad knob gets the shared schema's reason next to it, and the cost preview waits for a number.
+  await form.getByLabel("Group size", { exact: true }).fill("1");
+  await expect(form.getByText("a GRPO group needs at least 2 rollouts")).toBeVisible();
+  await form.getByLabel("Group size", { exact: true }).fill("2");
+  await expect(form.getByText("a GRPO group needs at least 2 rollouts")).toHaveCount(0);
+  await form.getByLabel("Prompts per step", { exact: true }).fill("1");
+  await form.getByLabel("Max new tokens", { exact: true }).fill("16");
+  await expect(form.getByTestId("rl-cost-preview")).toContainText(o.preview);
+  await form.getByRole("button", { name: "Launch RL run" }).click();
+  await expect(page.getByTestId("run-name")).toHaveText(o.name);
+  const runId = /\/runs\/([^/?#]+)/.exec(page.url())?.[1];
+  expect(runId).toBeTruthy();
+  // Two CPU steps of nano: seconds each, plus the worker picking the job up.
+  await expect(page.getByText("succeeded")).toBeVisible({ timeout: 300_000 });
+  return runId!;
+}
+
+test("RL launch form: PARA-GRPO and vanilla GRPO runs from the default checkpoint, charts, overlay", async ({
+  page,
+}) => {
+  test.setTimeout(900_000);
+  await signUpWithProject(page, { user: "RL trainer", emailPrefix: "rl", project: "GRPO" });
+  await addNanoModels(page, ["nano-default"]);
+  await generateOneVideoSuite(page);
+  await page.getByRole("table", { name: "Datasets" }).getByRole("link", { name: "needle-suite-seed-3" }).click();
+  await expect(page.getByTestId("dataset-name")).toHaveText("needle-suite-seed-3");
+  const datasetUrl = page.url();
+
+  // The preset table shows what PARA-GRPO changes; vanilla turns it off.
+  const recipe = page.getByRole("table", { name: "Preset recipe" });
+  const recipeValue = (label: string) =>
+    recipe
+      .getByRole("row", { name: new RegExp(label) })
+      .getByRole("cell")
+      .first();
+  await expect(recipeValue("Think prefix")).toHaveText("on");
+  await expect(recipeValue("Anchor weight")).toHaveText("0.5");
+
+  // 1 prompt × 2 rollouts; frames per rollout: expected K 24.8 (gating) or 64, + 3 turns × 5 calls × 16.
+  const para = await launchRl(page, {
+    name: "para-run",
+    preset: "PARA-GRPO",
+    preview: "2 rollouts · ~530 frames per step · 4 total rollouts",
+  });
+  for (const title of ["reward mean", "format compliance"]) {
+    await expect(page.getByRole("figure", { name: `${title} chart` })).toBeVisible();
+  }
+  // Both steps are charted (a flat reward is a zero-height path, so count it rather than "see" it).
+  await expect(page.getByTestId("metric-reward mean")).toContainText("@ step 2");
+  await expect(
+    page.getByRole("figure", { name: "reward mean chart" }).locator("path.recharts-curve").first(),
+  ).toBeAttached();
+
+  await page.goto(datasetUrl);
+  await page
+    .getByRole("form", { name: "Launch an RL run" })
+    .getByLabel("Preset", { exact: true })
+    .selectOption({ label: "vanilla GRPO" });
+  await expect(recipeValue("Think prefix")).toHaveText("off");
+  await expect(recipeValue("Anchor weight")).toHaveText("0");
+  const vanilla = await launchRl(page, {
+    name: "vanilla-run",
+    preset: "vanilla GRPO",
+    model: "nano-default",
+    preview: "2 rollouts · ~608 frames per step · 4 total rollouts",
+  });
+  await expect(page.getByRole("figure", { name: "format compliance chart" })).toBeVisible();
+
+  // Overlay of both runs.
+  await page.goto(`${new URL(page.url()).pathname.replace(/\/runs\/.*$/, "")}/runs/compare?runs=${para},${vanilla}`);
+  await expect(page.getByRole("heading", { name: "Compare training runs" })).toBeVisible();
+  const overlay = page.getByRole("figure", { name: "reward mean chart" });
+  await expect(overlay.locator("path.recharts-curve")).toHaveCount(2);
+  await expect(overlay.locator(".recharts-legend-wrapper")).toContainText("para-run");
+  await expect(overlay.locator(".recharts-legend-wrapper")).toContainText("vanilla-run");
+  await expect(page.getByRole("table", { name: "Config diff" }).getByRole("row", { name: /^preset/ })).toContainText(
+    "vanilla-grpo",
+  );
+});

@@ -1,0 +1,82 @@
+// The evaluation knobs of SPEC §5 (and the runner's own), validated with zod. Defaults are the
+// locked protocol of the headline rows: K = 64, temperature 0, max 2048 tokens, max_turns 3,
+// max_parallel 5, final answer asked once more with 64 (MCQ) / 128 (grounding) tokens.
+
+import { z } from "zod";
+import { PROMPT_PRESET_NAMES, PromptModeSchema, PromptOverridesSchema } from "./prompts";
+
+/**
+ * How crop_video results reach the main agent (SPEC §5):
+ * - "subagent": training style (SPEC §1.4–1.5): a sub-agent summarizes the window's frames and
+ *   its text comes back in `<tool_response>` blocks, one user turn per tool round.
+ * - "evaluator": the reference evaluator's style: each crop's frames go straight back into the
+ *   main agent's context as a user turn, with a text `<tool_response>` stating how many frames
+ *   from which second to which. Headline-row reproduction uses this one.
+ */
+export const DispatchStyleSchema = z.enum(["subagent", "evaluator"]);
+export type DispatchStyle = z.infer<typeof DispatchStyleSchema>;
+
+/** SPEC §4: the evaluation parser (default) or the training parser (RL rollouts). */
+export const ToolParserSchema = z.enum(["eval", "training"]);
+export type ToolParserName = z.infer<typeof ToolParserSchema>;
+
+const positiveInt = z.int().min(1);
+
+export const EvalKnobsSchema = z
+  .object({
+    mode: PromptModeSchema.default("agentic_general"),
+    dispatch: DispatchStyleSchema.default("subagent"),
+    toolParser: ToolParserSchema.default("eval"),
+    /** Overview frames (SPEC §1.1). */
+    k: positiveInt.max(4096).default(64),
+    temperature: z.number().min(0).max(10).default(0),
+    topP: z.number().gt(0).max(1).optional(),
+    seed: z.int().optional(),
+    /** Max new tokens of a main-agent turn. */
+    maxTokens: positiveInt.default(2048),
+    /** Tool rounds (SPEC §1.6). 0 = the first turn is already the forced final answer. */
+    maxTurns: z.int().min(0).max(100).default(3),
+    /** Calls accepted per turn (SPEC §1.6); later calls of the turn are rejected with a reason. */
+    maxParallel: positiveInt.max(1000).default(5),
+    /** Calls of one turn being cropped at the same time; default = maxParallel. */
+    concurrency: positiveInt.max(1000).optional(),
+    /** SPEC §1.7: every main-agent generation starts from a forced `<think>\n`. */
+    thinkPrefix: z.boolean().default(false),
+    /** SPEC §5: max tokens of the forced final answer, per question type. */
+    finalAnswerMaxTokens: z
+      .object({ mcq: positiveInt.default(64), tvg: positiveInt.default(128), oe: positiveInt.default(128) })
+      .strict()
+      .prefault({}),
+    /** SPEC §1.5: sub-agent summaries are cut to this many tokens (suffix ` [truncated]`). */
+    summaryMaxTokens: positiveInt.default(512),
+    /** Max new tokens of a sub-agent; default = maxTokens. */
+    subAgentMaxTokens: positiveInt.optional(),
+    /**
+     * What an engine failure of the sub-agent does: "error_text" (SPEC §1.4: the call's response
+     * is an error text, the episode goes on) or "fail_episode" (the episode ends with status error,
+     * so no answer depends on an infrastructure failure).
+     */
+    subAgentFailure: z.enum(["error_text", "fail_episode"]).default("error_text"),
+    /** Prompt wording; default: the engine's `promptPreset`, else "generic". */
+    promptPreset: z.enum(PROMPT_PRESET_NAMES).optional(),
+    /** Texts replacing the preset's for this run (placeholders validated). */
+    prompts: PromptOverridesSchema.optional(),
+  })
+  .strict();
+
+export type EvalKnobs = z.infer<typeof EvalKnobsSchema>;
+export type EvalKnobsInput = z.input<typeof EvalKnobsSchema>;
+
+/** The locked protocol of SPEC §5 (every default). */
+export const LOCKED_PROTOCOL: Readonly<EvalKnobs> = Object.freeze(EvalKnobsSchema.parse({}));
+
+/** Parses knobs with a message naming every bad field (zod's pretty error). */
+export function parseEvalKnobs(input: unknown): EvalKnobs {
+  const r = EvalKnobsSchema.safeParse(input ?? {});
+  if (!r.success) throw new KnobsError(`invalid eval knobs:\n${z.prettifyError(r.error)}`);
+  return r.data;
+}
+
+export class KnobsError extends Error {
+  override name = "KnobsError";
+}

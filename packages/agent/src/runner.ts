@@ -1,0 +1,253 @@
+// The episode runner (SPEC §1, §5): one question about one video, for any ChatEngine.
+//
+//   overview (K frames, `<t seconds>` before each) + question  ->  main-agent turn
+//   -> tool calls? dispatch the round (dispatch.ts), append the responses, next turn
+//   -> no call: done.  After max_turns tool rounds the agent is asked once more for a final
+//      answer with a small token budget (SPEC §5: 64 MCQ / 128 grounding).
+//
+// Failures never crash an episode: a bad call is an error text for that call (SPEC §1.4); an
+// engine failure of the main agent ends the episode with status "error" and its reason, never a
+// (wrong) answer (SPEC §5).
+
+import { basename } from "node:path";
+import { THINK_PREFIX } from "@paravt/nano";
+import { isVideoError } from "@paravt/video/sampling";
+import { asEngineError, runToolRound, withFinalAnswerNudge } from "./dispatch";
+import type { FrameSampler, VideoRef } from "./frame-sampler";
+import { parseEvalKnobs, type EvalKnobsInput } from "./knobs";
+import { timestampedFrames } from "./messages";
+import {
+  ANSWER_FORMATS,
+  isAgentic,
+  mainValues,
+  questionWithSubtitles,
+  resolvePromptTexts,
+  splitAtFrames,
+  type EvalQuestionType,
+} from "./prompts";
+import { predictionOf } from "./scoring";
+import { fillTemplate } from "./template";
+import { charsTokenCounter } from "./token-counter";
+import { parseTurnCalls } from "./tool-calls";
+import { storableJson, TRAJECTORY_VERSION, type EpisodeError, type Trajectory, type TurnRecord } from "./trajectory";
+import type { ChatEngine, ChatMessage, ContentPart, CompletionRequest, TokenCounter } from "./types";
+
+export interface EpisodeInput {
+  /** The file to decode, its identity, and `path`: the video as the model sees it (tool calls, prompts). */
+  video: VideoRef & { path?: string };
+  question: string;
+  /** Default "mcq". Picks the answer format text, the final-answer budget and the prediction. */
+  questionType?: EvalQuestionType;
+  /** SRT text (VideoMME with subtitles, SPEC §5). */
+  subtitles?: string;
+}
+
+export interface RunEpisodeOptions {
+  engine: ChatEngine;
+  /** The sub-agent's engine (SPEC §1.4: the same weights); default `engine`. */
+  subAgentEngine?: ChatEngine;
+  input: EpisodeInput;
+  /** EvalKnobs (validated; defaults = SPEC §5 locked protocol). */
+  config?: EvalKnobsInput;
+  frames: FrameSampler;
+  /** Default: the engine's tokenizer, else ~4 characters per token. */
+  tokenCounter?: TokenCounter;
+  signal?: AbortSignal;
+  /** Called after each main-agent turn (and its tool round) is recorded: live progress. */
+  onTurn?: (turn: TurnRecord) => void;
+}
+
+/** Runs one episode. Throws only for invalid options (KnobsError, bad templates); everything else is in the trajectory. */
+export async function runEpisode(o: RunEpisodeOptions): Promise<Trajectory> {
+  const started = performance.now();
+  const knobs = parseEvalKnobs(o.config);
+  const agentic = isAgentic(knobs.mode);
+  const preset = knobs.promptPreset ?? o.engine.promptPreset ?? "generic";
+  const texts = resolvePromptTexts(preset, knobs.mode, knobs.prompts);
+  const counter = o.tokenCounter ?? o.engine.tokenCounter ?? charsTokenCounter();
+  const subAgent = o.subAgentEngine ?? o.engine;
+  const questionType = o.input.questionType ?? "mcq";
+  const video: VideoRef = { file: o.input.video.file, ...(o.input.video.key ? { key: o.input.video.key } : {}) };
+  const videoKey = o.input.video.key ?? o.input.video.file;
+  const videoPath = o.input.video.path ?? basename(o.input.video.file);
+  const videoName = basename(videoPath);
+  const signal = o.signal;
+  const forcedPrefix = knobs.thinkPrefix ? THINK_PREFIX : null;
+
+  const traj: Trajectory = {
+    version: TRAJECTORY_VERSION,
+    status: "ok",
+    mode: knobs.mode,
+    dispatch: knobs.dispatch,
+    toolParser: knobs.toolParser,
+    questionType,
+    engine: o.engine.description,
+    subAgentEngine: agentic && knobs.dispatch === "subagent" ? subAgent.description : null,
+    promptPreset: preset,
+    tokenCounter: counter.name,
+    k: knobs.k,
+    duration: 0,
+    overviewTimestamps: [],
+    overviewSourceTimes: [],
+    turns: [],
+    finalText: "",
+    prediction: "",
+    toolCallCount: 0,
+    timings: { totalMs: 0, framesMs: 0, mainMs: 0, subAgentMs: 0 },
+    tokenCounts: { mainPrompt: 0, mainCompletion: 0, subAgentPrompt: 0, subAgentCompletion: 0 },
+  };
+  const finish = (error?: EpisodeError): Trajectory => {
+    if (error) {
+      traj.status = "error";
+      traj.error = error;
+      traj.prediction = "";
+    } else {
+      traj.finalText = traj.turns[traj.turns.length - 1]?.rawText ?? "";
+      traj.prediction = predictionOf(traj.finalText, questionType);
+    }
+    traj.toolCallCount = traj.turns.reduce((n, t) => n + t.toolCalls.filter((c) => c.status !== "REJECTED").length, 0);
+    traj.timings.totalMs = performance.now() - started;
+    return traj;
+  };
+  const cancelled = (stage: EpisodeError["stage"], turn?: number): EpisodeError => ({
+    kind: "cancelled",
+    stage,
+    message: "the episode was cancelled",
+    ...(turn !== undefined ? { turn } : {}),
+  });
+
+  // SPEC §1.1 overview.
+  const tf = performance.now();
+  let overview;
+  try {
+    overview = await o.frames.overview(video, knobs.k, signal ? { signal } : {});
+  } catch (e) {
+    if (signal?.aborted) return finish(cancelled("frames"));
+    const message = e instanceof Error ? e.message : String(e);
+    return finish({ kind: isVideoError(e) ? "video" : "internal", stage: "frames", message });
+  } finally {
+    traj.timings.framesMs += performance.now() - tf;
+  }
+  traj.duration = overview.duration;
+  traj.overviewTimestamps = overview.frames.map((f) => f.timestamp);
+  traj.overviewSourceTimes = overview.frames.map((f) => f.sourceTime);
+
+  const values = mainValues(
+    {
+      question: questionWithSubtitles(o.input.question, o.input.subtitles ?? "", texts.user),
+      videoPath,
+      videoName,
+      subtitles: o.input.subtitles ?? "",
+      duration: overview.duration,
+      k: knobs.k,
+      maxTurns: knobs.maxTurns,
+      maxParallel: knobs.maxParallel,
+      questionType,
+    },
+    ANSWER_FORMATS[questionType],
+  );
+  const { before, after } = splitAtFrames(texts.user, values);
+  const first: ContentPart[] = [
+    ...(before ? [{ type: "text" as const, text: before }] : []),
+    ...timestampedFrames(overview.frames, videoKey),
+    ...(after ? [{ type: "text" as const, text: after }] : []),
+  ];
+  let messages: ChatMessage[] = [];
+  if (texts.system !== "") messages.push({ role: "system", content: fillTemplate(texts.system, values) });
+  messages.push({ role: "user", content: first });
+
+  let rounds = 0;
+  for (let index = 0; ; index++) {
+    if (signal?.aborted) return finish(cancelled("main_agent", index));
+    // SPEC §5: when the last tool round is used up, the agent is asked once more for a final answer.
+    const forcedFinal = agentic && knobs.maxTurns > 0 && rounds >= knobs.maxTurns;
+    if (forcedFinal) messages = withFinalAnswerNudge(messages, fillTemplate(texts.finalAnswer, values));
+    const maxTokens = forcedFinal ? knobs.finalAnswerMaxTokens[questionType] : knobs.maxTokens;
+    const request: CompletionRequest = {
+      messages: [...messages],
+      maxTokens,
+      temperature: knobs.temperature,
+      ...(knobs.topP !== undefined ? { topP: knobs.topP } : {}),
+      ...(knobs.seed !== undefined ? { seed: knobs.seed } : {}),
+      ...(forcedPrefix !== null ? { forcedPrefix } : {}),
+    };
+    const tm = performance.now();
+    let completion;
+    try {
+      const out = await o.engine.complete([request], signal ? { signal } : {});
+      completion = out[0];
+      if (out.length !== 1 || !completion || typeof completion.text !== "string") {
+        return finish({
+          kind: "bad_response",
+          stage: "main_agent",
+          message: `the engine returned ${out.length} completions for 1 request`,
+          turn: index,
+        });
+      }
+    } catch (e) {
+      if (signal?.aborted) return finish(cancelled("main_agent", index));
+      const err = asEngineError(e);
+      return finish({ kind: err.kind, stage: "main_agent", message: err.message, turn: index });
+    } finally {
+      traj.timings.mainMs += performance.now() - tm;
+    }
+    traj.tokenCounts.mainPrompt += completion.promptTokens;
+    traj.tokenCounts.mainCompletion += completion.completionTokens;
+
+    const parsed = parseTurnCalls(completion.text, knobs.toolParser);
+    const turn: TurnRecord = {
+      index,
+      rawText: completion.text,
+      forcedPrefix,
+      parsedCalls: parsed.calls.map(storableJson),
+      parseIssues: parsed.issues,
+      toolCalls: [],
+      promptTokens: completion.promptTokens,
+      completionTokens: completion.completionTokens,
+      finish: completion.finish,
+      maxTokens,
+      latencyMs: completion.latencyMs,
+      forcedFinal,
+    };
+    traj.turns.push(turn);
+    messages.push({ role: "assistant", content: (forcedPrefix ?? "") + completion.text });
+
+    // SPEC §1.6: an episode ends when a turn has no tool call. Non-agentic modes never dispatch.
+    const stop = !agentic || parsed.calls.length === 0 || rounds >= knobs.maxTurns;
+    if (stop) {
+      if (parsed.calls.length > 0) {
+        turn.parseIssues.push(
+          agentic
+            ? `no tool round left (max_turns = ${knobs.maxTurns}): ${parsed.calls.length} call(s) not dispatched`
+            : `mode ${knobs.mode} is single pass: ${parsed.calls.length} call(s) not dispatched`,
+        );
+      }
+      o.onTurn?.(turn);
+      return finish();
+    }
+    rounds++;
+    const round = await runToolRound({
+      calls: parsed.calls,
+      duration: overview.duration,
+      video,
+      videoKey,
+      question: o.input.question,
+      videoPath,
+      videoName,
+      knobs,
+      texts,
+      sampler: o.frames,
+      subAgent,
+      counter,
+      ...(signal ? { signal } : {}),
+    });
+    turn.toolCalls = round.records;
+    traj.timings.framesMs += round.framesMs;
+    traj.timings.subAgentMs += round.subAgentMs;
+    traj.tokenCounts.subAgentPrompt += round.subAgentPromptTokens;
+    traj.tokenCounts.subAgentCompletion += round.subAgentCompletionTokens;
+    o.onTurn?.(turn);
+    if (round.fatal) return finish({ ...round.fatal, turn: index });
+    messages.push(...round.messages);
+  }
+}

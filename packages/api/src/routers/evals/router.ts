@@ -1,0 +1,114 @@
+import {
+  evalCompareInput,
+  evalCompareOutput,
+  evalCompareRunInput,
+  evalCompareRunOutput,
+  evalEpisodeOutput,
+  evalFindSamplesInput,
+  evalRunOnOutput,
+  evalRunsOnInput,
+  foundSampleOutput,
+  evalEpisodeRefInput,
+  evalGroupListInput,
+  evalGroupOutput,
+  evalGroupRefInput,
+  evalLaunchInput,
+  evalLaunchOutput,
+  evalMatrixInput,
+  evalMatrixOutput,
+  evalRunOutput,
+  evalSampleListInput,
+  evalSamplePageOutput,
+  importReferenceInput,
+  importReferenceOutput,
+  runRefInput,
+} from "@paravt/shared";
+import { assertCan, evals, evalsCompare } from "@paravt/shared/server";
+import { z } from "zod";
+import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc";
+
+export const evalsRouter = createTRPCRouter({
+  /** Runs models x datasets x modes x K as one group of eval runs (sharded BullMQ flows). */
+  launch: projectEditorProcedure
+    .input(evalLaunchInput)
+    .output(evalLaunchOutput)
+    .mutation(({ ctx, input }) => {
+      assertCan(ctx.access, "runs.launch");
+      const { projectId: _projectId, ...settings } = input;
+      return evals.launchEval(ctx.access, settings);
+    }),
+  /** Recent evaluation groups with their runs, progress and summaries. */
+  groups: projectProcedure
+    .input(evalGroupListInput)
+    .output(z.array(evalGroupOutput))
+    .query(({ ctx, input }) => evals.listGroups(ctx.access, input)),
+  group: projectProcedure
+    .input(evalGroupRefInput)
+    .output(evalGroupOutput)
+    .query(({ ctx, input }) => evals.getGroup(ctx.access, input.groupId)),
+  /** One run: settings and SPEC §5 summary (live while it runs). */
+  byId: projectProcedure
+    .input(runRefInput)
+    .output(evalRunOutput)
+    .query(({ ctx, input }) => evals.getEvalRun(ctx.access, input.runId)),
+  /** Per-sample rows of a run, filtered (outcome, tool calls, K, duration group), each naming its episode. */
+  samples: projectProcedure
+    .input(evalSampleListInput)
+    .output(evalSamplePageOutput)
+    .query(({ ctx, input }) => {
+      const { projectId: _projectId, ...filters } = input;
+      return evals.listSamples(ctx.access, filters);
+    }),
+  /** One episode's full transcript: turns, raw text, tool calls with windows and outputs. */
+  episode: projectProcedure
+    .input(evalEpisodeRefInput)
+    .output(evalEpisodeOutput)
+    .query(({ ctx, input }) => evals.getEpisode(ctx.access, input.episodeId)),
+  /** Results matrix of a group (or of chosen runs): models x datasets, with-tool and no-tool rows. */
+  matrix: projectProcedure
+    .input(evalMatrixInput)
+    .output(evalMatrixOutput)
+    .query(({ ctx, input }) =>
+      evals.matrix(ctx.access, {
+        ...(input.groupId ? { groupId: input.groupId } : {}),
+        ...(input.runIds ? { runIds: input.runIds } : {}),
+      }),
+    ),
+  /** Imports one dataset's reference evaluator output (SPEC §6) as a run. */
+  importReference: projectEditorProcedure
+    .input(importReferenceInput)
+    .output(importReferenceOutput)
+    .mutation(({ ctx, input }) => {
+      const { projectId: _projectId, ...rest } = input;
+      return evals.importReference(ctx.access, rest);
+    }),
+  /** Side by side (issue 8): the sample and, per run, its episode on it with answer, latency, tool calls. */
+  compare: projectProcedure
+    .input(evalCompareInput)
+    .output(evalCompareOutput)
+    .query(({ ctx, input }) => evalsCompare.compareSample(ctx.access, input)),
+  /** Runs one sample (or a video and one's own question) now on 2–4 models: one eval run each. */
+  compareRun: projectEditorProcedure
+    .input(evalCompareRunInput)
+    .output(evalCompareRunOutput)
+    .mutation(({ ctx, input }) => {
+      assertCan(ctx.access, "runs.launch");
+      const { projectId: _projectId, ...rest } = input;
+      return evalsCompare.compareRun(ctx.access, rest);
+    }),
+  /** Eval runs on a dataset (or on a sample's dataset, with the sample's episode in each). */
+  runsOn: projectProcedure
+    .input(evalRunsOnInput)
+    .output(z.array(evalRunOnOutput))
+    .query(({ ctx, input }) =>
+      evalsCompare.runsOn(ctx.access, {
+        ...(input.datasetId ? { datasetId: input.datasetId } : {}),
+        ...(input.sampleId ? { sampleId: input.sampleId } : {}),
+      }),
+    ),
+  /** Samples of the project by key or question text (the comparison page's sample search). */
+  findSamples: projectProcedure
+    .input(evalFindSamplesInput)
+    .output(z.array(foundSampleOutput))
+    .query(({ ctx, input }) => evalsCompare.findSamples(ctx.access, input)),
+});

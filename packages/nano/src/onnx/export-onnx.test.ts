@@ -1,0 +1,178 @@
+// The exported graph against the compute core (the specification): logits of the committed
+// default checkpoint on real suite prompts with frames, a left-padded batch, and a second shape of
+// model (random init) so that per-layer slicing and head reshapes are not tuned to one config.
+import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { KernelModel } from "@paravt/kernels";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadCheckpoint, type Checkpoint } from "../checkpoint";
+import { modelConfig, type ModelConfig } from "../config";
+import { createCoreModel, toCoreTokens } from "../core";
+import { frameFeatures, type FrameSource } from "../frames";
+import { initParameters } from "../init";
+import { buildPrompt, type ModelSequence } from "../sequence";
+import type { Tokenizer } from "../tokenizer";
+import { OnnxError } from "./errors";
+import { exportOnnx, ONNX_FILE, parametersSha256, readOnnxMetadata, writeOnnxFile } from "./export-onnx";
+import { OrtNano } from "./ort-nano";
+import { renderSuite, suitePrompts, type SuitePrompt } from "./suite-prompts";
+
+const DEFAULT_DIR = fileURLToPath(new URL("../../checkpoints/default", import.meta.url));
+let root = "";
+let ckpt: Checkpoint;
+let prompts: SuitePrompt[] = [];
+let frames: FrameSource;
+const runners: OrtNano[] = [];
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "nano-onnx-"));
+  ckpt = await loadCheckpoint(DEFAULT_DIR, { moments: false });
+  const suite = await renderSuite(join(root, "suite"), ckpt.config.thumbnail);
+  prompts = suitePrompts(suite.oracle);
+  frames = suite.frames;
+});
+afterAll(async () => {
+  await Promise.all(runners.map((r) => r.close()));
+  await rm(root, { recursive: true, force: true });
+});
+
+async function load(...args: Parameters<typeof OrtNano.load>) {
+  const r = await OrtNano.load(...args);
+  runners.push(r);
+  return r;
+}
+
+/** Prompt ids and the features of its frame slots, in slot order. */
+async function encode(tok: Tokenizer, config: ModelConfig, p: SuitePrompt) {
+  const seq = buildPrompt(tok, p.turns, { forcedPrefix: p.forcedPrefix });
+  const feats = await frameFeatures(frames, seq.frames, config);
+  const slotFeats = Array.from(seq.frameIndex)
+    .filter((f) => f >= 0)
+    .map((f) => feats[f]!);
+  return { seq, slotFeats };
+}
+
+async function coreLogits(
+  model: KernelModel,
+  config: ModelConfig,
+  tok: Tokenizer,
+  seq: ModelSequence,
+  feats: Float32Array[],
+) {
+  const n = seq.ids.length;
+  const dense = new Float32Array(n * config.frameFeatures);
+  let k = 0;
+  seq.frameIndex.forEach((f, i) => {
+    if (f >= 0) dense.set(feats[k++]!, i * config.frameFeatures);
+  });
+  const r = await model.forward(
+    { batchSize: 1, seqLen: n, tokens: toCoreTokens(seq.ids, tok), frames: dense },
+    { logits: true },
+  );
+  return r.logits!;
+}
+
+function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  expect(a.length).toBe(b.length);
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
+  return m;
+}
+
+describe("exportOnnx vs the compute core", () => {
+  it("gives the default checkpoint's logits within 1e-4 on suite prompts with frames", async () => {
+    const ort = await load({ config: ckpt.config, tokenizer: ckpt.tokenizer, params: ckpt.params });
+    const model = createCoreModel(ckpt.config, ckpt.params);
+    // first turns at K = 4 / 16 / 64, a turn after tool responses, two sub-agents
+    const pick = ["-k4-t1", "-k16-t1", "-k64-t1", "-k4-t3", "c1"];
+    const chosen = pick.map((s) => prompts.find((p) => p.id.includes("q1") && p.id.endsWith(s))!);
+    chosen.push(prompts.find((p) => p.id.includes("q2") && /r\dc\d$/.test(p.id))!);
+    for (const p of chosen) {
+      const { seq, slotFeats } = await encode(ckpt.tokenizer, ckpt.config, p);
+      expect(slotFeats.length, p.id).toBeGreaterThan(0);
+      const got = await ort.logits({ tokens: [seq.ids], frames: slotFeats });
+      expect(got.dims).toEqual([1, seq.ids.length, ckpt.config.vocabSize]);
+      const want = await coreLogits(model, ckpt.config, ckpt.tokenizer, seq, slotFeats);
+      expect(maxAbsDiff(got.logits, want), p.id).toBeLessThan(1e-4);
+    }
+  });
+
+  it("gives each row of a left-padded batch the logits it has alone", async () => {
+    const ort = await load({ config: ckpt.config, tokenizer: ckpt.tokenizer, params: ckpt.params });
+    const V = ckpt.config.vocabSize;
+    const rows = await Promise.all(prompts.slice(0, 3).map((p) => encode(ckpt.tokenizer, ckpt.config, p)));
+    const S = Math.max(...rows.map((r) => r.seq.ids.length));
+    expect(new Set(rows.map((r) => r.seq.ids.length)).size).toBe(3);
+    const pad = (r: (typeof rows)[number], fill: (i: number) => number) =>
+      Array.from({ length: S }, (_, i) => (i < S - r.seq.ids.length ? fill(-1) : fill(i - (S - r.seq.ids.length))));
+    const batch = await ort.logits({
+      tokens: rows.map((r) => pad(r, (i) => (i < 0 ? ckpt.tokenizer.pad : r.seq.ids[i]!))),
+      frames: rows.flatMap((r) => r.slotFeats),
+      attentionMask: rows.map((r) => pad(r, (i) => (i < 0 ? 0 : 1))),
+      positionIds: rows.map((r) => pad(r, (i) => Math.max(i, 0))),
+    });
+    for (const [b, r] of rows.entries()) {
+      const n = r.seq.ids.length;
+      const alone = await ort.logits({ tokens: [r.seq.ids], frames: r.slotFeats });
+      const rowLogits = batch.logits.subarray((b * S + S - n) * V, (b + 1) * S * V);
+      expect(maxAbsDiff(rowLogits, alone.logits)).toBeLessThan(1e-5);
+    }
+  });
+
+  it("matches the core on another shape of model (C 48, L 3, H 4, T 512, random init)", async () => {
+    const config = modelConfig(ckpt.tokenizer, { width: 48, layers: 3, heads: 4, contextLength: 512, seed: 7 });
+    const params = initParameters(config);
+    const ort = await load({ config, tokenizer: ckpt.tokenizer, params });
+    const model = createCoreModel(config, params);
+    const p = prompts.find((x) => x.id.endsWith("-k16-t1"))!;
+    const { seq, slotFeats } = await encode(ckpt.tokenizer, config, p);
+    const got = await ort.logits({ tokens: [seq.ids], frames: slotFeats });
+    expect(maxAbsDiff(got.logits, await coreLogits(model, config, ckpt.tokenizer, seq, slotFeats))).toBeLessThan(1e-4);
+    // a text-only prompt (no frame slot: frames [0, P]) too
+    const text = Array.from(ckpt.tokenizer.encode("Video path: videos/v0001.mp4"));
+    const plain = await ort.logits({ tokens: [text] });
+    const core = await model.forward(
+      { batchSize: 1, seqLen: text.length, tokens: Int32Array.from(text) },
+      { logits: true },
+    );
+    expect(maxAbsDiff(plain.logits, core.logits!)).toBeLessThan(1e-4);
+  });
+});
+
+describe("the exported file", () => {
+  it("records its config, tokenizer and parameters; writeOnnxFile puts it next to the checkpoint", async () => {
+    const dir = join(root, "ckpt");
+    await cp(DEFAULT_DIR, dir, { recursive: true });
+    const path = await writeOnnxFile(dir);
+    expect(path).toBe(join(dir, ONNX_FILE));
+    const bytes = await readFile(path);
+    expect(Buffer.compare(bytes, Buffer.from(exportOnnx(ckpt)))).toBe(0); // deterministic
+    const meta = readOnnxMetadata(bytes);
+    expect(meta.config).toEqual(ckpt.config);
+    expect(meta.tokenizerHash).toBe(ckpt.tokenizer.hash);
+    expect(meta.parametersSha256).toBe(parametersSha256(ckpt.config, ckpt.params));
+    expect(meta.frameToken).toBe(ckpt.tokenizer.frame);
+    // and the runner uses it (it checks the file against the checkpoint first)
+    const ort = await load(dir);
+    const ids = [ckpt.tokenizer.bos, ...ckpt.tokenizer.encode("<think>")];
+    const fromFile = await ort.logits({ tokens: [ids] });
+    const model = createCoreModel(ckpt.config, ckpt.params);
+    const core = await model.forward(
+      { batchSize: 1, seqLen: ids.length, tokens: Int32Array.from(ids) },
+      { logits: true },
+    );
+    expect(maxAbsDiff(fromFile.logits, core.logits!)).toBeLessThan(1e-4);
+  });
+
+  it("refuses an invalid config or parameters that do not fit it, naming the tensor", () => {
+    const params = new Map(ckpt.params);
+    params.set("qkv_b", { dtype: "F32", shape: [2, 10], data: new Float32Array(20) });
+    expect(() => exportOnnx({ config: ckpt.config, params })).toThrow(OnnxError);
+    expect(() => exportOnnx({ config: ckpt.config, params })).toThrow(/qkv_b has shape \[2, 10\]/);
+    expect(() => exportOnnx({ config: { ...ckpt.config, heads: 3 }, params: ckpt.params })).toThrow(
+      `heads: width ${ckpt.config.width} is not divisible by heads 3`,
+    );
+  });
+});

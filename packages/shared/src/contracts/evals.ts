@@ -1,0 +1,551 @@
+// Evaluation contracts (issue 7, SPEC §5 and §6): what a launch asks for, what a run, a sample
+// row, an episode transcript and the results matrix look like. Client-safe: the launch form
+// validates with the same schema and shows the same reasons as the API.
+import { z } from "zod";
+import { id, projectRef } from "./common";
+import { questionTypeSchema } from "./datasets";
+import { MODEL_KINDS } from "./models";
+import { runOutput } from "./runs";
+
+/** SPEC §5 prompt modes. The agentic ones dispatch crop_video calls; the others are one pass. */
+export const EVAL_MODES = ["direct", "reasoning", "agentic_general", "agentic_minimal"] as const;
+export const evalModeSchema = z.enum(EVAL_MODES);
+export type EvalMode = z.infer<typeof evalModeSchema>;
+
+/** "with tool" rows of the results matrix; direct and reasoning are the "no tool" rows. */
+export function usesTools(mode: EvalMode): boolean {
+  return mode === "agentic_general" || mode === "agentic_minimal";
+}
+
+/**
+ * SPEC §5: the reference EVALUATOR puts a crop's frames straight back into the main agent's
+ * context ("evaluator"); TRAINING hands each crop to a sub-agent whose summary returns
+ * ("subagent"). Names as in @paravt/agent's knobs.
+ */
+export const DISPATCH_STYLES = ["evaluator", "subagent"] as const;
+
+/** VideoMME's duration groups (SPEC §5 "accuracy by duration"). */
+export const DURATION_CATEGORIES = ["short", "medium", "long"] as const;
+export const durationCategorySchema = z.enum(DURATION_CATEGORIES);
+export type DurationCategory = z.infer<typeof durationCategorySchema>;
+
+/** Which prompt modes each model kind can run. External models only hold imported results. */
+export const MODEL_KIND_EVAL_MODES: Record<(typeof MODEL_KINDS)[number], readonly EvalMode[]> = {
+  NANO_CHECKPOINT: EVAL_MODES,
+  OPENAI_COMPATIBLE: EVAL_MODES,
+  EXTERNAL: [],
+};
+
+export const MAX_K = 256;
+/** One launch is a cross product; more runs than this is almost surely a mistake in the form. */
+export const MAX_EVAL_RUNS_PER_LAUNCH = 64;
+
+/**
+ * Episode settings of every run of a launch. Defaults are SPEC §5's locked protocol for headline
+ * rows (temperature 0, 2048 tokens, max_turns 3, max_parallel 5) and the evaluator's dispatch.
+ */
+export const evalKnobs = z.object({
+  temperature: z.number().min(0, "Temperature must be >= 0").max(2, "Temperature must be <= 2").default(0),
+  maxTokens: z.number().int().min(16, "At least 16 tokens").max(32_768, "At most 32768 tokens").default(2048),
+  maxTurns: z.number().int().min(0, "max turns must be >= 0").max(16, "At most 16 tool rounds").default(3),
+  maxParallel: z.number().int().min(1, "At least one call per turn").max(32, "At most 32 calls per turn").default(5),
+  /** SPEC §1.7: every main-agent generation continues from a forced `<think>\n`. */
+  thinkPrefix: z.boolean().default(false),
+  /** SPEC §5: headline-row reproduction uses the evaluator's style. */
+  dispatch: z.enum(DISPATCH_STYLES).default("evaluator"),
+  /** Prefix the sample's subtitles (metadata.subtitles) to the question (VideoMME w/ subs). */
+  subtitles: z.boolean().default(false),
+  /** Prompt wording family of the episode runner; default: the engine's own (nano) or "generic". */
+  promptPreset: z.enum(["generic", "nano"]).optional(),
+  /**
+   * Prompt texts replacing the preset's (SPEC §5: users may supply a published row's exact
+   * templates). Checked by the episode runner when the run starts; a bad template fails the run
+   * with the runner's reason.
+   */
+  prompts: z.record(z.string(), z.string().max(20_000)).optional(),
+});
+export type EvalKnobs = z.infer<typeof evalKnobs>;
+
+const kValue = z
+  .number()
+  .int("K must be a whole number")
+  .min(1, `K must be between 1 and ${MAX_K}`)
+  .max(MAX_K, `K must be between 1 and ${MAX_K}`);
+
+function distinct<T>(what: string) {
+  return (values: T[], ctx: z.RefinementCtx) => {
+    if (new Set(values).size !== values.length) ctx.addIssue({ code: "custom", message: `${what} are listed twice` });
+  };
+}
+
+export const evalLaunchInput = projectRef
+  .extend({
+    name: z.string().trim().min(1, "Give the evaluation a name").max(120),
+    modelIds: z.array(id).min(1, "Pick at least one model").max(16).superRefine(distinct("Models")),
+    datasetIds: z.array(id).min(1, "Pick at least one dataset").max(16).superRefine(distinct("Datasets")),
+    modes: z.array(evalModeSchema).min(1, "Pick at least one prompt mode").superRefine(distinct("Modes")),
+    ks: z.array(kValue).min(1, "Pick at least one K").max(8).superRefine(distinct("K values")),
+    knobs: evalKnobs.prefault({}),
+    /** Only the first N samples of each dataset (by sample key), e.g. for a smoke run. */
+    sampleLimit: z.number().int().min(1, "The sample limit must be at least 1").optional(),
+    /** Only samples whose metadata.split equals this (e.g. "dev", "test"). */
+    split: z.string().trim().min(1).max(100).optional(),
+    /** Samples per shard job; shards are what workers pull in parallel and resume after a crash. */
+    shardSize: z.number().int().min(1).max(1000).default(25),
+    /**
+     * Only these samples (each must belong to one of the chosen datasets), e.g. one sample for a
+     * side-by-side comparison (issue 8). Split and sample limit still apply on top.
+     */
+    sampleIds: z.array(id).min(1, "Name at least one sample").max(10_000).superRefine(distinct("Samples")).optional(),
+  })
+  .superRefine((v, ctx) => {
+    const runs = v.modelIds.length * v.datasetIds.length * v.modes.length * v.ks.length;
+    if (runs > MAX_EVAL_RUNS_PER_LAUNCH) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["modelIds"],
+        message: `This selection makes ${runs} runs (models x datasets x modes x K); at most ${MAX_EVAL_RUNS_PER_LAUNCH} per launch`,
+      });
+    }
+  });
+export type EvalLaunchInput = z.infer<typeof evalLaunchInput>;
+
+/** A readable reason for each model that cannot run one of the chosen modes (empty = fine). */
+export function evalModelProblems(
+  models: readonly { name: string; kind: (typeof MODEL_KINDS)[number] }[],
+  modes: readonly EvalMode[],
+): string[] {
+  const problems: string[] = [];
+  for (const m of models) {
+    const allowed = MODEL_KIND_EVAL_MODES[m.kind];
+    if (allowed.length === 0) {
+      problems.push(`"${m.name}" is an external model: it has no engine to run; import its reference outputs instead`);
+      continue;
+    }
+    const refused = modes.filter((mode) => !allowed.includes(mode));
+    if (refused.length) problems.push(`"${m.name}" (${m.kind}) cannot run ${refused.join(", ")}`);
+  }
+  return problems;
+}
+
+/** What an eval run stores in Run.config; the shard jobs read it back, validated. */
+export const evalRunConfig = z.object({
+  group: z.object({ id: z.string(), name: z.string() }),
+  modelId: z.string(),
+  datasetId: z.string(),
+  mode: evalModeSchema,
+  k: z.number().int().min(1).max(MAX_K),
+  knobs: evalKnobs,
+  /** The samples of this run in order; shard i covers sampleIds[from, to). Fixed at launch. */
+  sampleIds: z.array(z.string()),
+  shardSize: z.number().int().min(1),
+  split: z.string().optional(),
+  sampleLimit: z.number().int().optional(),
+});
+export type EvalRunConfig = z.infer<typeof evalRunConfig>;
+
+/** What an imported reference run stores in Run.config (SPEC §6). */
+export const importedRunConfig = z.object({
+  group: z.object({ id: z.string(), name: z.string() }),
+  modelId: z.string(),
+  datasetId: z.string(),
+  mode: evalModeSchema,
+  k: z.number().int().min(1).max(MAX_K),
+  imported: z.object({
+    rows: z.number().int(),
+    matched: z.number().int(),
+    unmatched: z.array(z.string()),
+    duplicates: z.array(z.string()),
+    /** The file's own summary object, kept verbatim for comparison. */
+    referenceSummary: z.unknown(),
+  }),
+});
+
+// ----- summaries (SPEC §5) ---------------------------------------------------------------------
+
+const ratio = z.object({ n: z.number().int(), correct: z.number().int(), accuracy: z.number().nullable() });
+export type AccuracyCount = z.infer<typeof ratio>;
+
+/**
+ * SPEC §5 summary of one run, computed from its stored episode rows. Rates are over answered
+ * samples (status OK): an infrastructure error is counted in `errors`, never as a wrong answer.
+ */
+export const evalSummary = z.object({
+  /** Samples the run covers. */
+  samples: z.number().int(),
+  /** Episode rows stored so far (answered + errors). */
+  stored: z.number().int(),
+  answered: z.number().int(),
+  errors: z.number().int(),
+  /** Multiple choice: correct / answered. */
+  mcq: ratio.nullable(),
+  /** VideoMME-style accuracy by the sample's duration group. */
+  byDuration: z.record(durationCategorySchema, ratio).nullable(),
+  /** Temporal grounding: mean IoU and recall at IoU thresholds (IoU = intersection / hull span). */
+  grounding: z
+    .object({ n: z.number().int(), mIoU: z.number(), r03: z.number(), r05: z.number(), r07: z.number() })
+    .nullable(),
+  /** Open-ended questions: mean score. */
+  openEnded: z.object({ n: z.number().int(), meanScore: z.number() }).nullable(),
+  avgToolCalls: z.number().nullable(),
+  /** Share of answered samples with at least one tool call. */
+  toolUsageRate: z.number().nullable(),
+});
+export type EvalSummary = z.infer<typeof evalSummary>;
+
+// ----- outputs ---------------------------------------------------------------------------------
+
+export const evalRunOutput = runOutput.extend({
+  group: z.object({ id: z.string(), name: z.string() }),
+  model: z.object({ id: z.string(), name: z.string(), kind: z.enum(MODEL_KINDS) }).nullable(),
+  dataset: z.object({ id: z.string(), name: z.string() }).nullable(),
+  mode: evalModeSchema,
+  k: z.number().int(),
+  withTool: z.boolean(),
+  /** Null for imported runs (their settings are whatever the reference evaluator used). */
+  knobs: evalKnobs.nullable(),
+  imported: z.boolean(),
+  summary: evalSummary,
+});
+export type EvalRunOutput = z.infer<typeof evalRunOutput>;
+
+export const evalGroupOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.date(),
+  runs: z.array(evalRunOutput),
+});
+export type EvalGroupOutput = z.infer<typeof evalGroupOutput>;
+
+export const evalLaunchOutput = z.object({
+  group: z.object({ id: z.string(), name: z.string() }),
+  runs: z.array(runOutput),
+});
+
+export const evalGroupListInput = projectRef.extend({ limit: z.number().int().min(1).max(100).default(20) });
+export const evalGroupRefInput = projectRef.extend({ groupId: id });
+
+export const SAMPLE_OUTCOMES = ["correct", "wrong", "error"] as const;
+
+/**
+ * Samples whose correctness differs between two runs (issue 8): "right_to_wrong" = correct in the
+ * other run (the baseline) and wrong in this one. Errors are neither right nor wrong.
+ */
+export const FLIP_DIRECTIONS = ["right_to_wrong", "wrong_to_right", "any"] as const;
+export const flipDirectionSchema = z.enum(FLIP_DIRECTIONS);
+export type FlipDirection = z.infer<typeof flipDirectionSchema>;
+
+export const evalSampleListInput = projectRef.extend({
+  runId: id,
+  outcome: z.enum(SAMPLE_OUTCOMES).optional(),
+  questionType: questionTypeSchema.optional(),
+  minToolCalls: z.number().int().min(0).optional(),
+  maxToolCalls: z.number().int().min(0).optional(),
+  k: z.number().int().min(1).max(MAX_K).optional(),
+  duration: durationCategorySchema.optional(),
+  /** Only samples that flipped between `flippedAgainst` (the baseline run) and this run. */
+  flippedAgainst: id.optional(),
+  // Not `direction`: tRPC infinite queries add their own `direction` ("forward") to the input.
+  flipDirection: flipDirectionSchema.optional(),
+  cursor: z.string().optional(),
+  limit: z.number().int().min(1).max(200).default(50),
+});
+export type EvalSampleListInput = z.infer<typeof evalSampleListInput>;
+
+export const evalSampleRow = z.object({
+  episodeId: z.string(),
+  sampleId: z.string(),
+  key: z.string(),
+  question: z.string(),
+  questionType: questionTypeSchema,
+  answer: z.string(),
+  prediction: z.string().nullable(),
+  correct: z.boolean().nullable(),
+  score: z.number().nullable(),
+  status: z.enum(["OK", "ERROR"]),
+  error: z.string().nullable(),
+  toolCallCount: z.number().int(),
+  k: z.number().int(),
+  rolloutIndex: z.number().int(),
+  duration: durationCategorySchema.nullable(),
+  videoId: z.string().nullable(),
+});
+export type EvalSampleRow = z.infer<typeof evalSampleRow>;
+
+export const evalSamplePageOutput = z.object({ items: z.array(evalSampleRow), nextCursor: z.string().nullable() });
+
+export const evalEpisodeRefInput = projectRef.extend({ episodeId: id });
+
+const toolCallOutput = z.object({
+  index: z.number().int(),
+  name: z.string(),
+  arguments: z.unknown(),
+  startS: z.number().nullable(),
+  endS: z.number().nullable(),
+  clamped: z.boolean(),
+  frameTimestamps: z.array(z.number()),
+  subAgentOutput: z.string().nullable(),
+  status: z.enum(["OK", "ERROR", "REJECTED"]),
+  error: z.string().nullable(),
+  durationMs: z.number().int().nullable(),
+  details: z.unknown(),
+});
+
+export const evalEpisodeOutput = z.object({
+  id: z.string(),
+  run: z.object({ id: z.string(), name: z.string() }),
+  sample: z.object({
+    id: z.string(),
+    key: z.string(),
+    question: z.string(),
+    options: z.array(z.string()).nullable(),
+    answer: z.string(),
+    questionType: questionTypeSchema,
+    videoId: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+  }),
+  rolloutIndex: z.number().int(),
+  k: z.number().int(),
+  promptMode: z.string(),
+  status: z.enum(["OK", "ERROR"]),
+  error: z.string().nullable(),
+  finalText: z.string().nullable(),
+  prediction: z.string().nullable(),
+  score: z.number().nullable(),
+  correct: z.boolean().nullable(),
+  toolCallCount: z.number().int(),
+  overviewTimestamps: z.array(z.number()),
+  timings: z.unknown(),
+  tokenCounts: z.unknown(),
+  details: z.unknown(),
+  turns: z.array(
+    z.object({
+      index: z.number().int(),
+      rawText: z.string(),
+      forcedPrefix: z.string().nullable(),
+      forcedFinal: z.boolean(),
+      parsedCalls: z.unknown(),
+      parseIssues: z.unknown(),
+      promptTokens: z.number().int().nullable(),
+      completionTokens: z.number().int().nullable(),
+      timings: z.unknown(),
+      toolCalls: z.array(toolCallOutput),
+    }),
+  ),
+  createdAt: z.date(),
+});
+export type EvalEpisodeOutput = z.infer<typeof evalEpisodeOutput>;
+
+export const evalMatrixInput = projectRef
+  .extend({ groupId: id.optional(), runIds: z.array(id).min(1).max(200).optional() })
+  .refine((v) => v.groupId !== undefined || v.runIds !== undefined, {
+    message: "Name a group or a list of runs",
+    path: ["groupId"],
+  });
+
+/** Headline number of one (model, setting, dataset) cell: MCQ accuracy, or mIoU for grounding. */
+export const matrixCell = z.object({
+  runId: z.string(),
+  metric: z.enum(["accuracy", "mIoU"]),
+  value: z.number().nullable(),
+  answered: z.number().int(),
+  errors: z.number().int(),
+  status: z.string(),
+});
+
+export const evalMatrixOutput = z.object({
+  columns: z.array(z.object({ datasetId: z.string(), name: z.string() })),
+  rows: z.array(
+    z.object({
+      modelId: z.string(),
+      modelName: z.string(),
+      mode: evalModeSchema,
+      k: z.number().int(),
+      withTool: z.boolean(),
+      cells: z.record(z.string(), matrixCell),
+      /** Mean of the row's cell values over the columns that have one. */
+      average: z.number().nullable(),
+    }),
+  ),
+});
+export type EvalMatrixOutput = z.infer<typeof evalMatrixOutput>;
+
+// ----- reference import (SPEC §6) --------------------------------------------------------------
+
+export const importReferenceInput = projectRef.extend({
+  name: z.string().trim().min(1, "Give the imported run a name").max(120),
+  datasetId: id,
+  modelId: id,
+  mode: evalModeSchema.default("agentic_general"),
+  k: kValue.default(64),
+  /** Add the run to an existing group (matrix) instead of a new one. */
+  groupId: id.optional(),
+  /** The parsed JSON of one dataset's reference output file: `{summary, results}`. */
+  file: z.unknown(),
+});
+
+export const importReferenceOutput = z.object({
+  run: runOutput,
+  group: z.object({ id: z.string(), name: z.string() }),
+  rows: z.number().int(),
+  matched: z.number().int(),
+  errors: z.number().int(),
+  /** Row ids that name no sample of the dataset (first 100). */
+  unmatched: z.array(z.string()),
+  unmatchedCount: z.number().int(),
+  /** Row ids seen more than once; only the first was kept. */
+  duplicates: z.array(z.string()),
+});
+
+// ----- side-by-side comparison (issue 8) -------------------------------------------------------
+
+export const MAX_COMPARED_RUNS = 4;
+
+export const evalCompareInput = projectRef.extend({
+  sampleId: id,
+  /** May be empty: then only the sample (the page before any run is picked). */
+  runIds: z
+    .array(id)
+    .max(MAX_COMPARED_RUNS, `At most ${MAX_COMPARED_RUNS} runs side by side`)
+    .superRefine(distinct("Runs")),
+});
+
+/** The compared sample: what the player and the answer column need. */
+export const compareSampleOutput = z.object({
+  id: z.string(),
+  key: z.string(),
+  datasetId: z.string(),
+  datasetName: z.string(),
+  question: z.string(),
+  options: z.array(z.string()).nullable(),
+  answer: z.string(),
+  questionType: questionTypeSchema,
+  video: z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      status: z.string(),
+      durationS: z.number().nullable(),
+      hasThumbnail: z.boolean(),
+    })
+    .nullable(),
+});
+export type CompareSampleOutput = z.infer<typeof compareSampleOutput>;
+
+/** One model's column: its run (live status), and its episode on the sample once stored. */
+export const compareColumnOutput = z.object({
+  run: evalRunOutput,
+  /** The first rollout's episode on the sample; null while the run has not reached it. */
+  episode: evalEpisodeOutput.nullable(),
+  /** timings.totalMs of the episode (the runner's wall time), when the engine recorded it. */
+  latencyMs: z.number().nullable(),
+  /** crop_video calls counted for the score (episode.toolCallCount). */
+  toolCalls: z.number().int().nullable(),
+});
+export type CompareColumnOutput = z.infer<typeof compareColumnOutput>;
+
+export const evalCompareOutput = z.object({ sample: compareSampleOutput, columns: z.array(compareColumnOutput) });
+export type EvalCompareOutput = z.infer<typeof evalCompareOutput>;
+
+/** Eval runs on a dataset, or on the dataset of a sample (then with that sample's episode). */
+export const evalRunsOnInput = projectRef
+  .extend({ datasetId: id.optional(), sampleId: id.optional() })
+  .refine((v) => (v.datasetId === undefined) !== (v.sampleId === undefined), {
+    message: "Name a dataset or a sample",
+    path: ["datasetId"],
+  });
+
+export const evalRunOnOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.string(),
+  modelName: z.string().nullable(),
+  mode: evalModeSchema,
+  k: z.number().int(),
+  imported: z.boolean(),
+  createdAt: z.date(),
+  /** With a sample: its first episode in this run, if stored. */
+  episodeId: z.string().nullable(),
+  correct: z.boolean().nullable(),
+});
+export type EvalRunOnOutput = z.infer<typeof evalRunOnOutput>;
+
+export const evalFindSamplesInput = projectRef.extend({
+  /** Part of the sample key or of the question, case-insensitive. */
+  query: z.string().trim().max(200).default(""),
+  datasetId: id.optional(),
+  limit: z.number().int().min(1).max(50).default(20),
+});
+
+export const foundSampleOutput = z.object({
+  id: z.string(),
+  key: z.string(),
+  question: z.string(),
+  questionType: questionTypeSchema,
+  datasetId: z.string(),
+  datasetName: z.string(),
+  videoId: z.string().nullable(),
+});
+
+/** The per-project dataset that holds questions typed on the comparison page. */
+export const ADHOC_DATASET_NAME = "Ad-hoc questions";
+
+const comparedModel = z.object({
+  modelId: id,
+  mode: evalModeSchema,
+  k: kValue,
+  knobs: evalKnobs.prefault({}),
+});
+
+/** A question of one's own on a project video; stored as a sample of the ad-hoc dataset. */
+export const adhocQuestion = z
+  .object({
+    videoId: id,
+    question: z.string().trim().min(1, "Write a question").max(4_000),
+    questionType: z.enum(["oe", "mcq"]),
+    /** Multiple choice: the options in order (letters A, B, ... follow this order). */
+    options: z.array(z.string().trim().min(1, "An option cannot be empty").max(500)).max(10).optional(),
+    /** MCQ: the correct letter; open-ended: a reference answer (may be empty: then unscored). */
+    answer: z.string().trim().max(2_000).default(""),
+  })
+  .superRefine((v, ctx) => {
+    if (v.questionType !== "mcq") return;
+    const n = v.options?.length ?? 0;
+    if (n < 2) ctx.addIssue({ code: "custom", path: ["options"], message: "Give at least two options" });
+    const letters = "ABCDEFGHIJ".slice(0, n);
+    if (!/^[A-J]$/.test(v.answer) || !letters.includes(v.answer)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["answer"],
+        message: `The answer must be one of ${[...letters].join(", ")}`,
+      });
+    }
+  });
+export type AdhocQuestion = z.infer<typeof adhocQuestion>;
+
+export const evalCompareRunInput = projectRef
+  .extend({
+    /** An existing sample, or a video and one's own question (exactly one of the two). */
+    sampleId: id.optional(),
+    adhoc: adhocQuestion.optional(),
+    models: z
+      .array(comparedModel)
+      .min(2, "Pick at least two models")
+      .max(MAX_COMPARED_RUNS, `At most ${MAX_COMPARED_RUNS} models side by side`),
+  })
+  .superRefine((v, ctx) => {
+    if ((v.sampleId === undefined) === (v.adhoc === undefined)) {
+      ctx.addIssue({ code: "custom", path: ["sampleId"], message: "Pick a sample, or a video and a question" });
+    }
+    const keys = v.models.map((m) => `${m.modelId}|${m.mode}|${m.k}|${JSON.stringify(m.knobs)}`);
+    if (new Set(keys).size !== keys.length) {
+      ctx.addIssue({ code: "custom", path: ["models"], message: "The same model and settings are listed twice" });
+    }
+  });
+export type EvalCompareRunInput = z.infer<typeof evalCompareRunInput>;
+
+export const evalCompareRunOutput = z.object({
+  sampleId: z.string(),
+  group: z.object({ id: z.string(), name: z.string() }),
+  runs: z.array(runOutput),
+});

@@ -1,0 +1,130 @@
+// SPEC §5 summaries, computed from stored episode rows (never from a worker's memory), so a
+// resumed, sharded or imported run is summarized exactly like a run that went through in one go.
+import type { QuestionType } from "@paravt/db";
+import {
+  DURATION_CATEGORIES,
+  type AccuracyCount,
+  type DurationCategory,
+  type EvalSummary,
+} from "../../contracts/evals";
+import { db } from "../db";
+
+/** What a summary needs of one episode row. */
+export interface SummaryRow {
+  status: "OK" | "ERROR";
+  correct: boolean | null;
+  score: number | null;
+  toolCallCount: number;
+  questionType: QuestionType;
+  duration: DurationCategory | null;
+}
+
+/** SPEC §5 grounding recall thresholds: R@0.3, R@0.5, R@0.7. */
+const RECALL_AT = [0.3, 0.5, 0.7] as const;
+
+function accuracy(rows: readonly SummaryRow[]): AccuracyCount {
+  const correct = rows.filter((r) => r.correct === true).length;
+  return { n: rows.length, correct, accuracy: rows.length ? correct / rows.length : null };
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/**
+ * The summary of a run covering `samples` samples from the rows stored so far. Every rate is over
+ * answered rows (status OK): an infrastructure error is counted in `errors`, never as a wrong
+ * answer (SPEC §5 lists silently-wrong dropped connections as a flaw not to inherit).
+ * Grounding IoU is the row's score: intersection / hull span, which equals intersection / union
+ * whenever the windows overlap and is 0 otherwise, so both definitions give the same number.
+ */
+export function summarize(rows: readonly SummaryRow[], samples: number): EvalSummary {
+  const answered = rows.filter((r) => r.status === "OK");
+  const byType = (t: QuestionType) => answered.filter((r) => r.questionType === t);
+  const stored = (t: QuestionType) => rows.some((r) => r.questionType === t);
+
+  const mcq = byType("mcq");
+  const withDuration = mcq.filter((r) => r.duration !== null);
+  const byDuration = withDuration.length
+    ? (Object.fromEntries(
+        DURATION_CATEGORIES.map((c) => [c, accuracy(withDuration.filter((r) => r.duration === c))]),
+      ) as Record<DurationCategory, AccuracyCount>)
+    : null;
+
+  const tvg = byType("tvg");
+  const ious = tvg.map((r) => Math.max(0, Math.min(1, r.score ?? 0)));
+  const recall = (x: number) => ious.filter((v) => v >= x).length / ious.length;
+  const grounding = ious.length
+    ? {
+        n: ious.length,
+        mIoU: mean(ious),
+        r03: recall(RECALL_AT[0]),
+        r05: recall(RECALL_AT[1]),
+        r07: recall(RECALL_AT[2]),
+      }
+    : null;
+
+  const oe = byType("oe");
+  return {
+    samples,
+    stored: rows.length,
+    answered: answered.length,
+    errors: rows.length - answered.length,
+    mcq: stored("mcq") ? accuracy(mcq) : null,
+    byDuration,
+    grounding,
+    openEnded: oe.length ? { n: oe.length, meanScore: mean(oe.map((r) => r.score ?? 0)) } : null,
+    avgToolCalls: answered.length ? mean(answered.map((r) => r.toolCallCount)) : null,
+    toolUsageRate: answered.length ? answered.filter((r) => r.toolCallCount >= 1).length / answered.length : null,
+  };
+}
+
+function asCategory(v: unknown): DurationCategory | null {
+  const s = typeof v === "string" ? v.trim().toLowerCase() : null;
+  return (DURATION_CATEGORIES as readonly string[]).includes(s ?? "") ? (s as DurationCategory) : null;
+}
+
+/**
+ * VideoMME's duration group of a sample: `duration` ("short" / "medium" / "long", the benchmark's
+ * own field) or `durationCategory` in the sample's metadata, else the `duration` of an imported
+ * reference row (episode details). A numeric duration is a length, not a group: ignored.
+ */
+export function durationCategoryOf(sampleMetadata: unknown, episodeDetails?: unknown): DurationCategory | null {
+  const m = (sampleMetadata ?? {}) as Record<string, unknown>;
+  const d = (episodeDetails ?? {}) as Record<string, unknown>;
+  return asCategory(m.duration) ?? asCategory(m.durationCategory) ?? asCategory(d.duration);
+}
+
+/** The stored rows of many runs at once (one query), as summary input, keyed by run id. */
+export async function summaryRowsOf(runIds: readonly string[]): Promise<Map<string, SummaryRow[]>> {
+  const out = new Map<string, SummaryRow[]>(runIds.map((id) => [id, []]));
+  if (!runIds.length) return out;
+  const rows = await db().episode.findMany({
+    where: { runId: { in: [...runIds] } },
+    select: {
+      runId: true,
+      status: true,
+      correct: true,
+      score: true,
+      toolCallCount: true,
+      details: true,
+      sample: { select: { questionType: true, metadata: true } },
+    },
+  });
+  for (const r of rows) {
+    out.get(r.runId)!.push({
+      status: r.status,
+      correct: r.correct,
+      score: r.score,
+      toolCallCount: r.toolCallCount,
+      questionType: r.sample.questionType,
+      duration: durationCategoryOf(r.sample.metadata, r.details),
+    });
+  }
+  return out;
+}
+
+/** The summary of one run from its rows in the database. */
+export async function computeRunSummary(runId: string, samples: number): Promise<EvalSummary> {
+  return summarize((await summaryRowsOf([runId])).get(runId) ?? [], samples);
+}

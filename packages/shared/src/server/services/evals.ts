@@ -1,0 +1,541 @@
+// Evaluations (issue 7, SPEC §5): a launch is the cross product models x datasets x modes x K;
+// each combination is one Run (kind `eval`) executed as a BullMQ flow of shards, and all runs of
+// a launch share a group id in their config so pages show them together (and as a matrix).
+// Reads (runs, summaries, per-sample rows, transcripts, matrix) come from the stored rows.
+import crypto from "node:crypto";
+import { Prisma, type Run } from "@paravt/db";
+import {
+  evalModelProblems,
+  evalRunConfig,
+  importedRunConfig,
+  usesTools,
+  type EvalEpisodeOutput,
+  type EvalGroupOutput,
+  type EvalLaunchInput,
+  type EvalMatrixOutput,
+  type EvalRunOutput,
+  type EvalSampleListInput,
+  type EvalSampleRow,
+  type EvalSummary,
+  type FlipDirection,
+} from "../../contracts/evals";
+import type { RunOutput } from "../../contracts/runs";
+import { NotFoundError, ValidationError } from "../../errors";
+import { db } from "../db";
+import { publishRunEvent } from "../events";
+import type { ProjectAccess } from "./access";
+import { buildMatrix } from "./evals-matrix";
+import { enqueueEvalFlow } from "./evals-queue";
+import { durationCategoryOf, summarize, summaryRowsOf } from "./evals-summary";
+import { getRun, toRunOutput } from "./runs";
+
+export { buildMatrix, headline } from "./evals-matrix";
+export { closeEvalFlows, enqueueEvalFlow, shardJobId, shardRanges } from "./evals-queue";
+export { computeRunSummary, durationCategoryOf, summarize, summaryRowsOf, type SummaryRow } from "./evals-summary";
+export {
+  assertRunActive,
+  countedToolCalls,
+  countStored,
+  noteRunPartRetry,
+  reportStoredProgress,
+  startRunPart,
+  storedSampleIds,
+  storeEpisode,
+  type EpisodeRecord,
+  type ToolCallRecord,
+  type TurnRecord,
+} from "./evals-store";
+export { importReference, parseReferenceFile, referenceRowSchema, type ImportReferenceResult } from "./evals-import";
+
+const EVAL_KINDS = ["eval", "import"] as const;
+
+function jsonValue(v: unknown): Prisma.InputJsonValue {
+  return JSON.parse(JSON.stringify(v)) as Prisma.InputJsonValue;
+}
+
+function runEvent(r: Run) {
+  return {
+    projectId: r.projectId,
+    runId: r.id,
+    status: r.status,
+    progress: r.progress,
+    message: r.message,
+    error: r.error,
+    at: new Date().toISOString(),
+  };
+}
+
+/**
+ * The samples a run covers: the dataset's samples in key order, optionally only the named ones,
+ * one split, first N.
+ */
+async function selectSamples(
+  datasetId: string,
+  split: string | undefined,
+  limit: number | undefined,
+  only: readonly string[] | undefined,
+) {
+  const rows = await db().sample.findMany({
+    where: {
+      datasetId,
+      ...(only ? { id: { in: [...only] } } : {}),
+      ...(split ? { metadata: { path: ["split"], equals: split } } : {}),
+    },
+    select: { id: true },
+    orderBy: { key: "asc" },
+    ...(limit ? { take: limit } : {}),
+  });
+  return rows.map((r) => r.id);
+}
+
+/** Refuses named samples that belong to none of the launch's datasets (another project's included). */
+async function assertSamplesIn(sampleIds: readonly string[], datasetIds: readonly string[]): Promise<void> {
+  const found = await db().sample.findMany({
+    where: { id: { in: [...sampleIds] }, datasetId: { in: [...datasetIds] } },
+    select: { id: true },
+  });
+  if (found.length === sampleIds.length) return;
+  const known = new Set(found.map((f) => f.id));
+  const missing = sampleIds.filter((s) => !known.has(s));
+  throw new ValidationError(
+    `${missing.length} of the named samples belong to none of the chosen datasets (${missing.slice(0, 3).join(", ")}${missing.length > 3 ? ", …" : ""})`,
+  );
+}
+
+/**
+ * Creates one eval run (a Run row with its settings in config) and queues its flow. Shared by a
+ * launch (a cross product) and a comparison (one sample, one run per compared model).
+ */
+export async function createEvalRun(
+  access: ProjectAccess,
+  spec: {
+    group: { id: string; name: string };
+    model: { id: string; name: string };
+    dataset: { id: string; name: string };
+    mode: EvalLaunchInput["modes"][number];
+    k: number;
+    knobs: EvalLaunchInput["knobs"];
+    sampleIds: string[];
+    shardSize: number;
+    split?: string | undefined;
+    sampleLimit?: number | undefined;
+  },
+): Promise<RunOutput> {
+  const config = evalRunConfig.parse({
+    group: spec.group,
+    modelId: spec.model.id,
+    datasetId: spec.dataset.id,
+    mode: spec.mode,
+    k: spec.k,
+    knobs: spec.knobs,
+    sampleIds: spec.sampleIds,
+    shardSize: spec.shardSize,
+    ...(spec.split ? { split: spec.split } : {}),
+    ...(spec.sampleLimit ? { sampleLimit: spec.sampleLimit } : {}),
+  });
+  const run = await db().run.create({
+    data: {
+      projectId: access.projectId,
+      createdById: access.principal.userId,
+      modelId: spec.model.id,
+      kind: "eval",
+      jobName: "eval.run",
+      name: `${spec.group.name} · ${spec.model.name} · ${spec.dataset.name} · ${spec.mode} · K=${spec.k}`,
+      config: jsonValue(config),
+    },
+  });
+  // Published before enqueueing so that no subscriber can see RUNNING before QUEUED.
+  await publishRunEvent(runEvent(run));
+  try {
+    await enqueueEvalFlow(run.id, spec.sampleIds.length, spec.shardSize);
+  } catch (err) {
+    // The row must not claim QUEUED when nothing will ever run it.
+    const failed = await db().run.update({
+      where: { id: run.id },
+      data: { status: "FAILED", error: `Could not enqueue: ${(err as Error).message}`, finishedAt: new Date() },
+    });
+    await publishRunEvent(runEvent(failed)).catch(() => undefined);
+    throw err;
+  }
+  return getRun(access, run.id);
+}
+
+export function newEvalGroup(name: string): { id: string; name: string } {
+  return { id: `grp_${crypto.randomBytes(8).toString("hex")}`, name };
+}
+
+export async function launchEval(
+  access: ProjectAccess,
+  input: Omit<EvalLaunchInput, "projectId">,
+): Promise<{ group: { id: string; name: string }; runs: RunOutput[] }> {
+  const models = await db().model.findMany({ where: { id: { in: input.modelIds }, projectId: access.projectId } });
+  if (models.length !== input.modelIds.length) throw new NotFoundError("Model");
+  const problems = evalModelProblems(models, input.modes);
+  if (problems.length) throw new ValidationError(problems.join("; "));
+  const datasets = await db().dataset.findMany({
+    where: { id: { in: input.datasetIds }, projectId: access.projectId },
+  });
+  if (datasets.length !== input.datasetIds.length) throw new NotFoundError("Dataset");
+  if (input.sampleIds) await assertSamplesIn(input.sampleIds, input.datasetIds);
+  const samplesOf = new Map<string, string[]>();
+  for (const d of datasets) {
+    const ids = await selectSamples(d.id, input.split, input.sampleLimit, input.sampleIds);
+    if (!ids.length) {
+      throw new ValidationError(
+        `Dataset "${d.name}" has no samples${input.split ? ` in split "${input.split}"` : ""}${input.sampleIds ? " among the named ones" : ""} to evaluate`,
+      );
+    }
+    samplesOf.set(d.id, ids);
+  }
+
+  const group = newEvalGroup(input.name);
+  const out: RunOutput[] = [];
+  // Models and datasets in the order the caller listed them (the matrix's rows and columns).
+  for (const modelId of input.modelIds) {
+    const model = models.find((m) => m.id === modelId)!;
+    for (const datasetId of input.datasetIds) {
+      const dataset = datasets.find((d) => d.id === datasetId)!;
+      for (const mode of input.modes) {
+        for (const k of input.ks) {
+          out.push(
+            await createEvalRun(access, {
+              group,
+              model,
+              dataset,
+              mode,
+              k,
+              knobs: input.knobs,
+              sampleIds: samplesOf.get(datasetId)!,
+              shardSize: input.shardSize,
+              split: input.split,
+              sampleLimit: input.sampleLimit,
+            }),
+          );
+        }
+      }
+    }
+  }
+  return { group, runs: out };
+}
+
+// ----- reads -----------------------------------------------------------------------------------
+
+type RunRow = Run & {
+  createdBy: { email: string } | null;
+  model: { id: string; name: string; kind: "NANO_CHECKPOINT" | "OPENAI_COMPATIBLE" | "EXTERNAL" } | null;
+};
+
+const runInclude = {
+  createdBy: { select: { email: true } },
+  model: { select: { id: true, name: true, kind: true } },
+} as const;
+
+/** An eval or import run's settings, whichever of the two it is (null: not an eval run). */
+function settingsOf(r: Run) {
+  const ev = evalRunConfig.safeParse(r.config);
+  if (ev.success) return { ...ev.data, imported: false as const, sampleCount: ev.data.sampleIds.length };
+  const im = importedRunConfig.safeParse(r.config);
+  if (im.success) return { ...im.data, knobs: null, imported: true as const, sampleCount: im.data.imported.matched };
+  return null;
+}
+
+/** Run outputs with summaries: the stored one of a finished run, else computed from its rows. */
+async function toEvalOutputs(rows: readonly RunRow[]): Promise<EvalRunOutput[]> {
+  const parsed = rows.map((r) => ({ r, s: settingsOf(r) })).filter((x) => x.s !== null);
+  const datasetIds = [...new Set(parsed.map((x) => x.s!.datasetId))];
+  const datasets = new Map(
+    (await db().dataset.findMany({ where: { id: { in: datasetIds } }, select: { id: true, name: true } })).map((d) => [
+      d.id,
+      d,
+    ]),
+  );
+  const live = parsed.filter((x) => x.r.summary === null).map((x) => x.r.id);
+  const liveRows = await summaryRowsOf(live);
+  return parsed.map(({ r, s }) => {
+    const settings = s!;
+    const summary: EvalSummary =
+      r.summary !== null
+        ? (r.summary as unknown as EvalSummary)
+        : summarize(liveRows.get(r.id) ?? [], settings.sampleCount);
+    return {
+      ...toRunOutput(r),
+      group: settings.group,
+      model: r.model,
+      dataset: datasets.get(settings.datasetId) ?? null,
+      mode: settings.mode,
+      k: settings.k,
+      withTool: usesTools(settings.mode),
+      knobs: settings.knobs,
+      imported: settings.imported,
+      summary,
+    };
+  });
+}
+
+export async function getEvalRun(access: ProjectAccess, runId: string): Promise<EvalRunOutput> {
+  const r = await db().run.findFirst({
+    where: { id: runId, projectId: access.projectId, kind: { in: [...EVAL_KINDS] } },
+    include: runInclude,
+  });
+  const [out] = r ? await toEvalOutputs([r]) : [];
+  if (!out) throw new NotFoundError("Evaluation run");
+  return out;
+}
+
+function groupOf(runs: EvalRunOutput[]): EvalGroupOutput {
+  const first = runs.reduce((a, b) => (a.createdAt <= b.createdAt ? a : b));
+  return { id: first.group.id, name: first.group.name, createdAt: first.createdAt, runs };
+}
+
+/** The project's most recent evaluation groups, newest first, each with its runs and progress. */
+export async function listGroups(access: ProjectAccess, input: { limit: number }): Promise<EvalGroupOutput[]> {
+  // Groups are found among recent runs: a launch is at most MAX_EVAL_RUNS_PER_LAUNCH runs.
+  const rows = await db().run.findMany({
+    where: { projectId: access.projectId, kind: { in: [...EVAL_KINDS] } },
+    include: runInclude,
+    orderBy: { createdAt: "desc" },
+    take: input.limit * 64,
+  });
+  const byGroup = new Map<string, EvalRunOutput[]>();
+  for (const r of await toEvalOutputs(rows)) {
+    const list = byGroup.get(r.group.id) ?? [];
+    list.push(r);
+    byGroup.set(r.group.id, list);
+  }
+  return [...byGroup.values()]
+    .slice(0, input.limit)
+    .map((runs) => groupOf(runs.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())));
+}
+
+async function groupRuns(access: ProjectAccess, groupId: string): Promise<EvalRunOutput[]> {
+  const rows = await db().run.findMany({
+    where: {
+      projectId: access.projectId,
+      kind: { in: [...EVAL_KINDS] },
+      config: { path: ["group", "id"], equals: groupId },
+    },
+    include: runInclude,
+    orderBy: { createdAt: "asc" },
+  });
+  const runs = await toEvalOutputs(rows);
+  if (!runs.length) throw new NotFoundError("Evaluation group");
+  return runs;
+}
+
+export async function getGroup(access: ProjectAccess, groupId: string): Promise<EvalGroupOutput> {
+  return groupOf(await groupRuns(access, groupId));
+}
+
+export async function matrix(
+  access: ProjectAccess,
+  input: { groupId?: string; runIds?: string[] },
+): Promise<EvalMatrixOutput> {
+  let runs: EvalRunOutput[] = [];
+  if (input.groupId) runs = await groupRuns(access, input.groupId);
+  if (input.runIds) {
+    const rows = await db().run.findMany({
+      where: { id: { in: input.runIds }, projectId: access.projectId, kind: { in: [...EVAL_KINDS] } },
+      include: runInclude,
+    });
+    if (rows.length !== new Set(input.runIds).size) throw new NotFoundError("Evaluation run");
+    const seen = new Set(runs.map((r) => r.id));
+    runs = [...runs, ...(await toEvalOutputs(rows)).filter((r) => !seen.has(r.id))];
+  }
+  return buildMatrix(runs);
+}
+
+const RIGHT: Prisma.EpisodeWhereInput = { status: "OK", correct: true };
+const WRONG: Prisma.EpisodeWhereInput = { status: "OK", OR: [{ correct: false }, { correct: null }] };
+
+/**
+ * Episodes of `runId` whose sample's correctness differs in `baselineId` (issue 8 "flipped"):
+ * right_to_wrong = right in the baseline, wrong here. Right/wrong as the outcome filter (an
+ * unscored open-ended answer counts as not right); errors are neither, so they never flip. With
+ * several rollouts, any baseline rollout on the sample counts.
+ */
+async function flipFilter(
+  access: ProjectAccess,
+  runId: string,
+  baselineId: string,
+  direction: FlipDirection = "any",
+): Promise<Prisma.EpisodeWhereInput> {
+  if (baselineId === runId) throw new ValidationError("Pick another run to compare with");
+  const [run, baseline] = await Promise.all([getEvalRun(access, runId), getEvalRun(access, baselineId)]);
+  if (run.dataset?.id !== baseline.dataset?.id) {
+    throw new ValidationError(`"${baseline.name}" is on another dataset; flips are between runs on the same samples`);
+  }
+  const inBaseline = (w: Prisma.EpisodeWhereInput): Prisma.EpisodeWhereInput => ({
+    sample: { episodes: { some: { runId: baselineId, ...w } } },
+  });
+  const rightToWrong = { AND: [WRONG, inBaseline(RIGHT)] };
+  const wrongToRight = { AND: [RIGHT, inBaseline(WRONG)] };
+  if (direction === "right_to_wrong") return rightToWrong;
+  if (direction === "wrong_to_right") return wrongToRight;
+  return { OR: [rightToWrong, wrongToRight] };
+}
+
+/** Eval and import runs on a dataset, newest first (the pickers of the comparison page). */
+export async function listRunsOnDataset(access: ProjectAccess, datasetId: string): Promise<EvalRunOutput[]> {
+  const rows = await db().run.findMany({
+    where: {
+      projectId: access.projectId,
+      kind: { in: [...EVAL_KINDS] },
+      config: { path: ["datasetId"], equals: datasetId },
+    },
+    include: runInclude,
+    orderBy: { createdAt: "desc" },
+    take: 200,
+  });
+  return toEvalOutputs(rows);
+}
+
+/** Per-sample rows of a run with the review filters; each row names its episode. */
+export async function listSamples(
+  access: ProjectAccess,
+  input: Omit<EvalSampleListInput, "projectId">,
+): Promise<{ items: EvalSampleRow[]; nextCursor: string | null }> {
+  await getEvalRun(access, input.runId);
+  const outcome: Prisma.EpisodeWhereInput =
+    input.outcome === "correct"
+      ? { status: "OK", correct: true }
+      : input.outcome === "wrong"
+        ? { status: "OK", OR: [{ correct: false }, { correct: null }] }
+        : input.outcome === "error"
+          ? { status: "ERROR" }
+          : {};
+  const duration: Prisma.EpisodeWhereInput = input.duration
+    ? {
+        OR: [
+          { sample: { metadata: { path: ["duration"], equals: input.duration } } },
+          { sample: { metadata: { path: ["durationCategory"], equals: input.duration } } },
+          { details: { path: ["duration"], equals: input.duration } },
+        ],
+      }
+    : {};
+  const flipped = input.flippedAgainst
+    ? await flipFilter(access, input.runId, input.flippedAgainst, input.flipDirection)
+    : {};
+  const where: Prisma.EpisodeWhereInput = {
+    runId: input.runId,
+    AND: [
+      outcome,
+      duration,
+      flipped,
+      input.minToolCalls !== undefined ? { toolCallCount: { gte: input.minToolCalls } } : {},
+      input.maxToolCalls !== undefined ? { toolCallCount: { lte: input.maxToolCalls } } : {},
+      input.k !== undefined ? { k: input.k } : {},
+      input.questionType ? { sample: { questionType: input.questionType } } : {},
+    ],
+  };
+  const rows = await db().episode.findMany({
+    where,
+    include: {
+      sample: {
+        select: { key: true, question: true, questionType: true, answer: true, metadata: true, videoId: true },
+      },
+    },
+    orderBy: [{ sample: { key: "asc" } }, { rolloutIndex: "asc" }, { id: "asc" }],
+    take: input.limit + 1,
+    ...(input.cursor ? { cursor: { id: input.cursor } } : {}),
+  });
+  const page = rows.slice(0, input.limit);
+  return {
+    items: page.map((e) => ({
+      episodeId: e.id,
+      sampleId: e.sampleId,
+      key: e.sample.key,
+      question: e.sample.question,
+      questionType: e.sample.questionType,
+      answer: e.sample.answer,
+      prediction: e.prediction,
+      correct: e.correct,
+      score: e.score,
+      status: e.status,
+      error: e.error,
+      toolCallCount: e.toolCallCount,
+      k: e.k,
+      rolloutIndex: e.rolloutIndex,
+      duration: durationCategoryOf(e.sample.metadata, e.details),
+      videoId: e.sample.videoId,
+    })),
+    nextCursor: rows.length > input.limit ? rows[input.limit]!.id : null,
+  };
+}
+
+/** One episode's full transcript: every turn with its raw text and its tool calls. */
+export async function getEpisode(access: ProjectAccess, episodeId: string): Promise<EvalEpisodeOutput> {
+  const e = await db().episode.findFirst({
+    where: { id: episodeId, run: { projectId: access.projectId } },
+    include: {
+      run: { select: { id: true, name: true } },
+      sample: true,
+      turns: { orderBy: { index: "asc" }, include: { toolCalls: { orderBy: { index: "asc" } } } },
+    },
+  });
+  if (!e) throw new NotFoundError("Episode");
+  return {
+    id: e.id,
+    run: e.run,
+    sample: {
+      id: e.sample.id,
+      key: e.sample.key,
+      question: e.sample.question,
+      options: Array.isArray(e.sample.options) ? (e.sample.options as string[]) : null,
+      answer: e.sample.answer,
+      questionType: e.sample.questionType,
+      videoId: e.sample.videoId,
+      metadata: (e.sample.metadata ?? {}) as Record<string, unknown>,
+    },
+    rolloutIndex: e.rolloutIndex,
+    k: e.k,
+    promptMode: e.promptMode,
+    status: e.status,
+    error: e.error,
+    finalText: e.finalText,
+    prediction: e.prediction,
+    score: e.score,
+    correct: e.correct,
+    toolCallCount: e.toolCallCount,
+    overviewTimestamps: e.overviewTimestamps,
+    timings: e.timings,
+    tokenCounts: e.tokenCounts,
+    details: e.details,
+    turns: e.turns.map((t) => ({
+      index: t.index,
+      rawText: t.rawText,
+      forcedPrefix: t.forcedPrefix,
+      forcedFinal: t.forcedFinal,
+      parsedCalls: t.parsedCalls,
+      parseIssues: t.parseIssues,
+      promptTokens: t.promptTokens,
+      completionTokens: t.tokenCount,
+      timings: t.timings,
+      toolCalls: t.toolCalls.map((c) => ({
+        index: c.index,
+        name: c.name,
+        arguments: c.arguments,
+        startS: c.startS,
+        endS: c.endS,
+        clamped: c.clamped,
+        frameTimestamps: c.frameTimestamps,
+        subAgentOutput: c.subAgentOutput,
+        status: c.status,
+        error: c.error,
+        durationMs: c.durationMs,
+        details: c.details,
+      })),
+    })),
+    createdAt: e.createdAt,
+  };
+}
+
+/** Worker side, parent job: the run's settings, validated (null: not an evaluation run). */
+export function evalSettings(run: Run) {
+  const parsed = evalRunConfig.safeParse(run.config);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Writes the final summary on the run (from its stored rows). */
+export async function storeSummary(runId: string, summary: EvalSummary): Promise<void> {
+  await db().run.update({ where: { id: runId }, data: { summary: jsonValue(summary) } });
+}

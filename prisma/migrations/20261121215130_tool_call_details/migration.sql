@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "tool_calls" ADD COLUMN     "details" JSONB;
+

@@ -1,0 +1,25 @@
+// What `npm start` seeds (scripts/seed-demo.ts, scripts/seed-demo-eval.ts), in one place.
+import path from "node:path";
+
+export const DEMO_USER = { email: "demo@paravt.local", password: "paravt-demo", name: "Demo Researcher" };
+export const DEMO_PROJECT = "Demo: needle in a long video";
+export const DEMO_VIDEOS = [20, 45, 90];
+const checkpoint = (name: string) => path.resolve(import.meta.dirname, "..", "packages", "nano", "checkpoints", name);
+// The committed checkpoints (packages/nano/checkpoints, trained by `paravt nano train`): the default
+// and an earlier, smaller one, so the demo has two models to compare.
+export const DEFAULT_MODEL = {
+  name: "nano-default (small, SFT 4000 steps)",
+  checkpoint: checkpoint("default"),
+  preset: "small",
+};
+export const TINY_MODEL = { name: "nano-tiny (SFT 1500 steps)", checkpoint: checkpoint("tiny"), preset: "tiny" };
+export const DEMO_MODELS = [DEFAULT_MODEL, TINY_MODEL];
+// A small needle suite: 3 videos of 1-2 minutes, 9 questions, rendered by the workers. Seed 101 is
+// held out: the default checkpoint was trained on the seed-1 suite.
+export const DEMO_SUITE = {
+  name: "Demo needle suite (seed 101, held out)",
+  seed: 101,
+  count: 3,
+  minMinutes: 1,
+  maxMinutes: 2,
+};

@@ -1,0 +1,133 @@
+import type { EvalRunConfig } from "@paravt/shared";
+import { db, evals, models, onRunEvents, runs } from "@paravt/shared/server";
+import { isRunSettingsError, openEvalEngine, runSample, type SampleInput } from "../eval-sample";
+import { PermanentJobError, SkipJobError, type JobHandler } from "../job-context";
+
+const TERMINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
+
+/** Aborts `controller` as soon as the run stops being RUNNING (cancel, or another shard failed it). */
+async function abortOnStop(projectId: string, runId: string, controller: AbortController) {
+  return onRunEvents(projectId, (e) => {
+    if (e.runId === runId && TERMINAL.has(e.status)) controller.abort(new runs.RunCancelledError(`run is ${e.status}`));
+  });
+}
+
+function sampleInput(
+  sample: NonNullable<Awaited<ReturnType<typeof loadSample>>>,
+  cfg: EvalRunConfig,
+): SampleInput | { error: string } {
+  if (!sample.video) return { error: "The sample has no video" };
+  if (sample.video.status === "FAILED")
+    return { error: `The sample's video is unreadable: ${sample.video.error ?? "failed"}` };
+  const meta = (sample.metadata ?? {}) as Record<string, unknown>;
+  const subtitles = cfg.knobs.subtitles && typeof meta.subtitles === "string" ? meta.subtitles : undefined;
+  return {
+    video: {
+      file: sample.video.path,
+      key: sample.video.id,
+      // What the model is shown as the video's path: a suite's relative path (what nano was trained
+      // on), else the file name (SPEC §5: agentic modes append the video's file name).
+      name: typeof meta.suiteVideo === "string" ? meta.suiteVideo : sample.video.name,
+    },
+    question: sample.question,
+    options: Array.isArray(sample.options) ? (sample.options as string[]) : null,
+    answer: sample.answer,
+    questionType: sample.questionType,
+    ...(subtitles ? { subtitles } : {}),
+    mode: cfg.mode,
+    k: cfg.k,
+    knobs: cfg.knobs,
+  };
+}
+
+function loadSample(sampleId: string) {
+  return db().sample.findUnique({
+    where: { id: sampleId },
+    include: { video: { select: { id: true, path: true, name: true, status: true, error: true } } },
+  });
+}
+
+/**
+ * One shard of an evaluation: samples run.config.sampleIds[from, to), one after another. Samples
+ * already stored (by an earlier attempt, or a worker that died) are skipped, so a retried or
+ * taken-over shard resumes where the last one stopped. Each sample's episode is stored with its
+ * turns and tool calls in one transaction before the next starts; an engine that fails (dead
+ * server, decode error) makes that sample ERROR with the reason, never a wrong answer, and the
+ * shard goes on. Cancellation is seen between samples (the row) and during one (run events abort
+ * the episode, which is then not stored).
+ */
+export const handleEvalShard: JobHandler<"eval.shard"> = async ({ runId, shard, from, to }) => {
+  const run = await db().run.findUnique({ where: { id: runId } });
+  if (!run) throw new SkipJobError(`run ${runId} no longer exists`);
+  const cfg = evals.evalSettings(run);
+  if (!cfg) throw new PermanentJobError("This run has no valid evaluation settings");
+  const ids = cfg.sampleIds.slice(from, to);
+  const done = await evals.storedSampleIds(runId, ids);
+  const todo = ids.filter((id) => !done.has(id));
+  if (!todo.length) return `shard ${shard}: all ${ids.length} samples already stored`;
+
+  const model = await db().model.findUnique({ where: { id: cfg.modelId } });
+  if (!model) throw new PermanentJobError("The model of this run was deleted");
+  const apiKey = model.kind === "OPENAI_COMPATIBLE" ? await models.modelApiKey(model.id) : null;
+  // A model that cannot be opened (missing checkpoint, refused endpoint URL) fails the run with
+  // the reason; an engine that fails while answering only fails that sample.
+  const engine = await openEvalEngine(model, apiKey).catch((err: Error) => {
+    throw new PermanentJobError(`Cannot open model "${model.name}": ${err.message}`);
+  });
+  const controller = new AbortController();
+  const stopListening = await abortOnStop(run.projectId, runId, controller);
+  let evaluated = 0;
+  let errors = 0;
+  try {
+    for (const sampleId of todo) {
+      await evals.assertRunActive(runId);
+      const sample = await loadSample(sampleId);
+      if (!sample) continue; // deleted with its dataset: nothing to evaluate or count
+      const input = sampleInput(sample, cfg);
+      const base = { sampleId, rolloutIndex: 0, modelId: model.id, k: cfg.k, promptMode: cfg.mode };
+      let record: evals.EpisodeRecord;
+      if ("error" in input) {
+        record = errorRecord(base, input.error);
+      } else {
+        try {
+          record = { ...base, ...(await runSample(engine, input, controller.signal)) };
+        } catch (err) {
+          if (controller.signal.aborted) throw controller.signal.reason;
+          // Invalid knobs or prompt templates fail every sample alike: fail the run, once.
+          if (isRunSettingsError(err)) throw new PermanentJobError(`Invalid evaluation settings: ${err.message}`);
+          record = errorRecord(base, err instanceof Error ? err.message : String(err));
+        }
+        // An episode cut short by a cancel is not a result: nothing is stored.
+        if (controller.signal.aborted) throw controller.signal.reason;
+      }
+      await evals.storeEpisode(runId, record);
+      evaluated++;
+      if (record.status === "ERROR") errors++;
+      await evals.reportStoredProgress(runId, cfg.sampleIds.length);
+    }
+  } finally {
+    await stopListening();
+    await engine.close().catch(() => undefined);
+  }
+  return `shard ${shard}: ${evaluated} samples evaluated (${errors} errors), ${done.size} already stored`;
+};
+
+function errorRecord(
+  base: Pick<evals.EpisodeRecord, "sampleId" | "rolloutIndex" | "modelId" | "k" | "promptMode">,
+  error: string,
+): evals.EpisodeRecord {
+  return {
+    ...base,
+    status: "ERROR",
+    error,
+    finalText: null,
+    prediction: null,
+    score: null,
+    correct: null,
+    overviewTimestamps: [],
+    timings: null,
+    tokenCounts: null,
+    details: null,
+    turns: [],
+  };
+}

@@ -1,0 +1,82 @@
+// Runs one train.rl job's training (PARA-GRPO on nano, @paravt/rl) in its own process, so that a
+// native crash of the compute core ends this child, not the worker that pulls jobs (DESIGN.md:
+// "a crash of the compute core fails one job ... never kills the worker process").
+// Protocol over IPC: parent -> {type: "start", options}; child -> {type: "step" | "validation",
+// metrics, samples}*, then {type: "done", checkpoints, step} or {type: "error", message, permanent}.
+import {
+  RlConfigError,
+  RlTrainError,
+  trainRl,
+  type RlConfigInput,
+  type RlStepMetrics,
+  type RlValidationMetrics,
+  type Rollout,
+} from "@paravt/rl";
+
+export interface RlChildOptions {
+  suiteDir: string;
+  /** The full trainer config (preset recipe + run settings + overrides), validated by the trainer. */
+  config: RlConfigInput;
+  initialCheckpoint: string;
+  outDir: string;
+  resumeFrom?: string;
+  /** Rollouts of each step sent back to be stored as episodes (the first ones). */
+  sampleRollouts: number;
+}
+
+/** What the parent stores of one rollout: the trajectory and its reward terms (no token ids). */
+export interface RolloutSample {
+  promptId: string;
+  k: number;
+  seed: number;
+  trajectory: Rollout["trajectory"];
+  reward: Rollout["reward"];
+  formatCompliant: boolean;
+}
+
+export type RlChildMessage =
+  | { type: "step"; metrics: RlStepMetrics; samples: RolloutSample[] }
+  | { type: "validation"; metrics: RlValidationMetrics }
+  | { type: "done"; checkpoints: string[]; step: number }
+  | { type: "error"; message: string; permanent: boolean };
+
+function send(msg: RlChildMessage): Promise<void> {
+  return new Promise((resolve) => process.send!(msg, () => resolve()));
+}
+
+const sample = (r: Rollout): RolloutSample => ({
+  promptId: r.promptId,
+  k: r.k,
+  seed: r.seed,
+  trajectory: r.trajectory,
+  reward: r.reward,
+  formatCompliant: r.formatCompliant,
+});
+
+async function run(o: RlChildOptions): Promise<void> {
+  const result = await trainRl({
+    suiteDir: o.suiteDir,
+    config: o.config,
+    initialCheckpoint: o.initialCheckpoint,
+    outDir: o.outDir,
+    ...(o.resumeFrom ? { resumeFrom: o.resumeFrom } : {}),
+    onStep: (m, rollouts) =>
+      send({ type: "step", metrics: m, samples: rollouts.slice(0, o.sampleRollouts).map(sample) }),
+    onValidation: (m) => send({ type: "validation", metrics: m }),
+  });
+  await send({ type: "done", checkpoints: result.checkpoints, step: result.step });
+}
+
+process.once("message", (msg: { type: "start"; options: RlChildOptions }) => {
+  run(msg.options)
+    .then(() => process.exit(0))
+    .catch(async (err: unknown) => {
+      await send({
+        type: "error",
+        message: err instanceof Error ? err.message : String(err),
+        // A bad config, a mismatched checkpoint, no data or a diverged loss do not heal on retry.
+        permanent: err instanceof RlConfigError || (err instanceof RlTrainError && err.code !== "CANCELLED"),
+      });
+      process.exit(1);
+    });
+});
