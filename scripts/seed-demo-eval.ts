@@ -1,10 +1,20 @@
 // The demo evaluation of `npm start`: once the workers have rendered and imported the demo needle
 // suite (seed-demo.ts queues it), evaluate the committed nano checkpoint on it with and without
 // tools, so a new user finds a results table and per-sample episodes. Idempotent: it does nothing
-// when the demo project already has an evaluation. Runs in the background of `npm start`.
+// when the demo project already has an evaluation. Runs in the background of `npm start`; when the
+// runs finish it builds a demo review queue of wrong answers (issue 10).
 import { setTimeout as sleep } from "node:timers/promises";
 import { evalLaunchInput } from "@paravt/shared";
-import { closeEventBus, closeQueues, db, evals, projectAccess, redis } from "@paravt/shared/server";
+import {
+  closeEventBus,
+  closeQueues,
+  db,
+  evals,
+  projectAccess,
+  redis,
+  reviewQueues,
+  type ProjectAccess,
+} from "@paravt/shared/server";
 import { DEMO_MODELS, DEMO_PROJECT, DEMO_USER } from "./demo-data";
 
 const WAIT_MS = 10 * 60_000;
@@ -59,6 +69,40 @@ async function main(): Promise<void> {
   });
   const { runs } = await evals.launchEval(access, input);
   console.log(`seed: launched the demo evaluation (${runs.length} runs)`);
+  await demoReviewQueue(access, runs.map((r) => r.id), models[0]?.id ?? null);
+}
+
+/**
+ * A review queue of the default model's wrong answers with tools, so the Reviews page has
+ * something to triage on first start. Waits for the demo runs; a run with no wrong answer (or a
+ * slow machine) just means no demo queue.
+ */
+async function demoReviewQueue(access: ProjectAccess, runIds: string[], modelId: string | null): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  while (Date.now() < deadline) {
+    const open = await db().run.count({ where: { id: { in: runIds }, status: { in: ["QUEUED", "RUNNING"] } } });
+    if (open === 0) break;
+    await sleep(2000);
+  }
+  const run = await db().run.findFirst({
+    where: {
+      id: { in: runIds },
+      status: "SUCCEEDED",
+      ...(modelId ? { modelId } : {}),
+      config: { path: ["mode"], equals: "agentic_general" },
+    },
+  });
+  if (!run) return;
+  try {
+    await reviewQueues.createQueue(access, {
+      runId: run.id,
+      name: "Demo: wrong answers of the default nano with tools",
+      filter: { kind: "wrong" },
+    });
+    console.log("seed: built the demo review queue");
+  } catch (err) {
+    console.log(`seed: no demo review queue (${(err as Error).message})`);
+  }
 }
 
 main()

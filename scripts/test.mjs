@@ -10,6 +10,8 @@ import { spawnSync } from "node:child_process";
 import { resolveServices, ROOT, run, withDatabase, withRedisDb } from "./lib/env.mjs";
 
 const only = process.argv[2]; // optional: "unit" (vitest only) or "e2e"
+// With "e2e", further arguments are spec files (or name filters) handed to Playwright.
+const specs = only === "e2e" ? process.argv.slice(3) : [];
 
 async function main() {
   const { pgUrl, redisUrl } = await resolveServices();
@@ -69,7 +71,7 @@ async function main() {
     run("npx", ["--no-install", "tsx", "prisma/scripts/migrate.ts"], { env });
     run("npx", ["--no-install", "turbo", "run", "build", "--filter=@paravt/web", "--output-logs=errors-only"], { env });
     const report = path.join(outDir, "playwright.json");
-    const res = spawnSync("npx", ["--no-install", "playwright", "test", "-c", "e2e/playwright.config.ts"], {
+    const res = spawnSync("npx", ["--no-install", "playwright", "test", "-c", "e2e/playwright.config.ts", ...specs], {
       stdio: "inherit",
       cwd: ROOT,
       env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: report },

@@ -12,6 +12,7 @@ import {
   type RlValidationMetrics,
   type Rollout,
 } from "@paravt/rl";
+import { exitWithParent } from "./training-child";
 
 export interface RlChildOptions {
   suiteDir: string;
@@ -67,6 +68,7 @@ async function run(o: RlChildOptions): Promise<void> {
   await send({ type: "done", checkpoints: result.checkpoints, step: result.step });
 }
 
+exitWithParent();
 process.once("message", (msg: { type: "start"; options: RlChildOptions }) => {
   run(msg.options)
     .then(() => process.exit(0))

@@ -4,6 +4,7 @@
 // Protocol over IPC: parent -> {type: "start", options}; child -> {type: "step", metrics}*, then
 // {type: "done", checkpoints, lastLoss} or {type: "error", message, permanent}.
 import { defaultTokenizer, modelConfig, trainSft, TrainError, type StepMetrics } from "@paravt/nano";
+import { exitWithParent } from "./training-child";
 
 export interface SftChildOptions {
   suiteDir: string;
@@ -44,6 +45,7 @@ async function run(o: SftChildOptions): Promise<void> {
   await send({ type: "done", checkpoints: result.checkpoints, lastLoss: result.metrics.at(-1)?.loss ?? null });
 }
 
+exitWithParent();
 process.once("message", (msg: { type: "start"; options: SftChildOptions }) => {
   run(msg.options)
     .then(() => process.exit(0))

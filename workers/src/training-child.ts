@@ -4,11 +4,44 @@ import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 
-/** Latest `step-NNNNNN` checkpoint of a run, to continue after a crash or a lost lock. */
-export async function latestCheckpoint(outDir: string): Promise<string | undefined> {
+export interface CheckpointBounds {
+  /**
+   * Resume no later than this step: the last step whose metrics are stored. The trainer saves
+   * checkpoint k right after sending step k, so a kill in between leaves a checkpoint the database
+   * has not caught up with; resuming there would lose step k's metrics and rollouts.
+   */
+  maxStep?: number | null;
+  /** A file the trainer writes last into a checkpoint; a folder without it is incomplete. */
+  requiredFile?: string;
+}
+
+/** Latest complete `step-NNNNNN` checkpoint of a run, to continue after a crash or a lost lock. */
+export async function latestCheckpoint(outDir: string, bounds: CheckpointBounds = {}): Promise<string | undefined> {
   const names = await fs.readdir(outDir).catch(() => [] as string[]);
-  const steps = names.filter((n) => /^step-\d+$/.test(n)).sort();
-  return steps.length ? path.join(outDir, steps.at(-1)!) : undefined;
+  const steps = names
+    .filter((n) => /^step-\d+$/.test(n))
+    .filter((n) => bounds.maxStep == null || Number(n.slice(5)) <= bounds.maxStep)
+    .sort()
+    .reverse();
+  for (const name of steps) {
+    const dir = path.join(outDir, name);
+    if (!bounds.requiredFile) return dir;
+    const complete = await fs.stat(path.join(dir, bounds.requiredFile)).then(
+      () => true,
+      () => false,
+    );
+    if (complete) return dir;
+  }
+  return undefined;
+}
+
+/**
+ * For the child processes: exit when the parent worker is gone. Node keeps a forked child alive
+ * after its parent is SIGKILLed (only its sends fail), and an orphaned trainer would go on writing
+ * checkpoints that the next attempt then resumes from with steps missing in the database.
+ */
+export function exitWithParent(): void {
+  process.on("disconnect", () => process.exit(1));
 }
 
 /** What a message handler decides: finish with a result, record the attempt's failure, or go on. */

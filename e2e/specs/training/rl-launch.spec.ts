@@ -65,6 +65,44 @@ test("RL launch form: PARA-GRPO and vanilla GRPO runs from the default checkpoin
     page.getByRole("figure", { name: "reward mean chart" }).locator("path.recharts-curve").first(),
   ).toBeAttached();
 
+  // Click a point -> that step's rollouts: the right end of the plot is step 2 (x from step 1 to 2).
+  // Recharts tracks the pointer once per animation frame: the tooltip at step 2 says it has.
+  const chart = page.getByRole("figure", { name: "format compliance chart" });
+  const plot = chart.locator(".recharts-wrapper");
+  const plotBox = (await plot.boundingBox())!;
+  const atStep2 = { position: { x: plotBox.width * 0.9, y: plotBox.height / 2 } };
+  await plot.hover(atStep2);
+  await expect(chart.locator(".recharts-tooltip-wrapper")).toContainText("step 2");
+  await plot.click(atStep2);
+  await expect(page).toHaveURL(/[?&]step=2(&|$)/);
+  const panel = page.getByRole("region", { name: "Rollouts of step 2" });
+  const rows = panel.getByRole("table", { name: "Rollouts of step 2" }).getByRole("row");
+  await expect(rows).toHaveCount(3); // header + the 2 rollouts train.rl keeps per step
+  await expect(rows.nth(1)).toContainText("rollout 0");
+  await expect(rows.nth(2)).toContainText("rollout 1");
+  await expect(rows.nth(1).getByTestId("reward-term-reward")).toContainText("total");
+  // [ goes to the previous step with rollouts, ] back.
+  await page.locator("body").press("[");
+  await expect(page.getByRole("region", { name: "Rollouts of step 1" })).toBeVisible();
+  await expect(page).toHaveURL(/[?&]step=1(&|$)/);
+  await page.locator("body").press("]");
+  await expect(panel).toBeVisible();
+  const k = Number(await rows.nth(1).getByRole("cell").nth(2).textContent());
+  expect([4, 8, 16, 32, 64]).toContain(k);
+
+  // The rollout in the episode viewer: its step, reward terms and the timeline with K overview ticks.
+  await rows.nth(1).getByRole("link", { name: "rollout 0" }).click();
+  await expect(page.getByTestId("episode-step")).toHaveText("step 2 · rollout 0");
+  await expect(
+    page.getByRole("group", { name: "Training rollout" }).getByTestId("reward-term-accReward"),
+  ).toBeVisible();
+  await expect(page.getByTestId("lanes-track")).toBeVisible();
+  await expect(page.getByTestId("overview-tick")).toHaveCount(k);
+  // And back to the run with the step's panel open (the shareable link).
+  await page.getByRole("link", { name: "All rollouts of step 2" }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${para}\\?step=2$`));
+  await expect(panel).toBeVisible();
+
   await page.goto(datasetUrl);
   await page
     .getByRole("form", { name: "Launch an RL run" })

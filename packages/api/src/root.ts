@@ -4,6 +4,7 @@ import { evalsRouter } from "./routers/evals/router";
 import { membersRouter } from "./routers/members/router";
 import { modelsRouter } from "./routers/models/router";
 import { projectsRouter } from "./routers/projects/router";
+import { reviewsRouter } from "./routers/reviews/router";
 import { runsRouter } from "./routers/runs/router";
 import { tokensRouter } from "./routers/tokens/router";
 import { trainingRouter } from "./routers/training/router";
@@ -20,6 +21,7 @@ export const appRouter = createTRPCRouter({
   models: modelsRouter,
   training: trainingRouter,
   evals: evalsRouter,
+  reviews: reviewsRouter,
 });
 
 export type AppRouter = typeof appRouter;

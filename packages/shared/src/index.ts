@@ -11,3 +11,4 @@ export * from "./contracts/datasets";
 export * from "./contracts/models";
 export * from "./contracts/training";
 export * from "./contracts/evals";
+export * from "./contracts/reviews";

@@ -21,7 +21,13 @@ export const PERMISSIONS = {
   "models.manage": "EDITOR",
   "runs.cancel": "EDITOR",
   "videos.upload": "EDITOR",
+  // Issue 10: editors review, comment, build queues and add / rename / merge taxonomy tags;
+  // owners also delete tags and queues (the destructive part of managing them).
   "reviews.write": "EDITOR",
+  "reviews.queue.create": "EDITOR",
+  "reviews.queue.delete": "OWNER",
+  "taxonomy.edit": "EDITOR",
+  "taxonomy.delete": "OWNER",
 } as const satisfies Record<string, Role>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { scoreEpisode } from "@paravt/agent";
 import { rlRunConfig, type RlRunConfig } from "@paravt/shared";
 import { db, evals, metrics, serverEnv } from "@paravt/shared/server";
-import { presetConfig, RlConfigError, type RlConfig, type RolloutSummary } from "@paravt/rl";
+import { presetConfig, RL_STATE_FILE, RlConfigError, type RlConfig, type RolloutSummary } from "@paravt/rl";
 import { z } from "zod";
 import { toResult } from "../eval-sample";
 import { PermanentJobError, SkipJobError, type JobHandler, type RunContext } from "../job-context";
@@ -114,6 +114,9 @@ function trainInChild(
     async (msg, child) => {
       if (msg.type === "step") {
         const m = msg.metrics;
+        // Rollouts first: the step's metrics are the marker that the step is fully stored (resume
+        // starts from the last checkpoint at or before it).
+        await storeSamples(run.id, run.datasetId, run.modelId, m.step, msg.samples);
         await metrics.recordStep(run.id, m.step, {
           ...summaryMetrics(m),
           kl: m.kl,
@@ -129,7 +132,6 @@ function trainInChild(
           tokens_per_s: m.rolloutTokensPerSecond,
           update_tokens_per_s: m.updateTokensPerSecond,
         });
-        await storeSamples(run.id, run.datasetId, run.modelId, m.step, msg.samples);
         last = { reward: m.rewardMean };
         await ctx.progress(
           m.step / run.steps,
@@ -172,7 +174,10 @@ export const handleTrainRl: JobHandler<"train.rl"> = async ({ runId }, ctx) => {
   if (!dataset || typeof dir !== "string") throw new PermanentJobError("The dataset is gone or has no suite directory");
 
   const outDir = path.join(serverEnv().DATA_DIR, "checkpoints", runId);
-  const resumeFrom = await latestCheckpoint(outDir);
+  const resumeFrom = await latestCheckpoint(outDir, {
+    maxStep: (await metrics.lastStoredStep(runId)) ?? 0,
+    requiredFile: RL_STATE_FILE,
+  });
   await ctx.progress(0.01, resumeFrom ? `Resuming from ${path.basename(resumeFrom)}` : "Loading the model and data");
   const result = await trainInChild(
     {
@@ -186,7 +191,7 @@ export const handleTrainRl: JobHandler<"train.rl"> = async ({ runId }, ctx) => {
     { id: runId, datasetId: cfg.datasetId, modelId: cfg.modelId ?? null, steps: cfg.steps },
     ctx,
   );
-  const final = result.checkpoints.at(-1) ?? (await latestCheckpoint(outDir));
+  const final = result.checkpoints.at(-1) ?? (await latestCheckpoint(outDir, { requiredFile: RL_STATE_FILE }));
   if (!final) throw new Error("training finished without writing a checkpoint");
   const modelConfig = {
     checkpoint: final,

@@ -63,7 +63,8 @@ export const handleTrainSft: JobHandler<"train.sft"> = async ({ runId }, ctx) =>
   if (!dataset || typeof dir !== "string") throw new PermanentJobError("The dataset is gone or has no suite directory");
 
   const outDir = path.join(serverEnv().DATA_DIR, "checkpoints", runId);
-  const resumeFrom = await latestCheckpoint(outDir);
+  // Not past the last step the database holds (a checkpoint can be saved before its step's metrics).
+  const resumeFrom = await latestCheckpoint(outDir, { maxStep: (await metrics.lastStoredStep(runId)) ?? 0 });
   await ctx.progress(0.01, resumeFrom ? `Resuming from ${path.basename(resumeFrom)}` : "Loading data and frames");
   const result = await trainInChild(
     {

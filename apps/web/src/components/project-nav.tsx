@@ -13,6 +13,7 @@ export function ProjectNav({ projectId, showOwnerTabs }: { projectId: string; sh
     { href: `${base}/models`, label: "Models" },
     { href: `${base}/evals`, label: "Evaluations" },
     { href: `${base}/compare`, label: "Compare" },
+    { href: `${base}/reviews`, label: "Reviews" },
     { href: `${base}/jobs`, label: "Jobs" },
     { href: `${base}/members`, label: "Members" },
     ...(showOwnerTabs ? [{ href: `${base}/tokens`, label: "API tokens" }] : []),

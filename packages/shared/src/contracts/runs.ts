@@ -131,3 +131,69 @@ export const configDiffOutput = z.object({
   same: z.number().int(),
 });
 export type ConfigDiffOutput = z.infer<typeof configDiffOutput>;
+
+// ---------------------------------------------------------------------------------------------
+// Rollouts of a training step (issue 9: "click a point -> that step's rollouts"). train.rl keeps
+// a few rollouts of every step as Episode rows with rolloutIndex = step * stride + i, so one step's
+// rollouts are the index range [step * stride, step * stride + stride - 1] of the run.
+
+/** rolloutIndex = step * TRAINING_ROLLOUT_STRIDE + i (i < stride) for train.rl's sample rollouts. */
+export const TRAINING_ROLLOUT_STRIDE = 1000;
+/** rolloutIndex is a 32-bit column: the last step whose whole index range fits. */
+export const MAX_ROLLOUT_STEP = Math.floor((2 ** 31 - TRAINING_ROLLOUT_STRIDE) / TRAINING_ROLLOUT_STRIDE);
+
+export const stepRolloutsInput = projectRef.extend({
+  runId: id,
+  step: z.number().int().min(0).max(MAX_ROLLOUT_STEP),
+});
+export type StepRolloutsInput = z.infer<typeof stepRolloutsInput>;
+
+/**
+ * SPEC §2 reward terms as train.rl stored them (reward, accReward, formatReward, toolReward, plus
+ * flags such as degenerate / formatCompliant and the rollout seed); only scalar entries are kept.
+ */
+export const rewardTermsSchema = z.record(z.string(), z.union([z.number(), z.boolean(), z.string()]));
+export type RewardTerms = z.infer<typeof rewardTermsSchema>;
+
+export const stepRolloutOutput = z.object({
+  episodeId: z.string(),
+  /** i of rolloutIndex = step * stride + i. */
+  rollout: z.number().int(),
+  rolloutIndex: z.number().int(),
+  sample: z.object({ id: z.string(), key: z.string(), answer: z.string() }),
+  k: z.number().int(),
+  promptMode: z.string(),
+  status: z.enum(["OK", "ERROR"]),
+  error: z.string().nullable(),
+  prediction: z.string().nullable(),
+  correct: z.boolean().nullable(),
+  score: z.number().nullable(),
+  toolCallCount: z.number().int(),
+  rewardTerms: rewardTermsSchema.nullable(),
+});
+export type StepRolloutOutput = z.infer<typeof stepRolloutOutput>;
+
+export const stepRolloutsOutput = z.object({
+  step: z.number().int(),
+  /** The step's stored rollouts in rollout order (empty when the step kept none). */
+  items: z.array(stepRolloutOutput),
+  /** The closest steps before / after `step` that have rollouts (null at either end). */
+  prev: z.number().int().nullable(),
+  next: z.number().int().nullable(),
+  /** With no rollouts at `step`: the closest step that has some (the earlier one on a tie). */
+  nearest: z.number().int().nullable(),
+});
+export type StepRolloutsOutput = z.infer<typeof stepRolloutsOutput>;
+
+export const episodeStepInput = projectRef.extend({ episodeId: id });
+
+/** Where an episode sits in its training run; null output for an episode of any other run. */
+export const episodeStepOutput = z
+  .object({
+    run: z.object({ id: z.string(), name: z.string() }),
+    step: z.number().int(),
+    rollout: z.number().int(),
+    rewardTerms: rewardTermsSchema.nullable(),
+  })
+  .nullable();
+export type EpisodeStepOutput = z.infer<typeof episodeStepOutput>;

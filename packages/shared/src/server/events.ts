@@ -2,23 +2,33 @@
 // One subscriber connection per process fans out to any number of listeners, so a page with
 // many open tabs costs one Redis connection, not one per tab.
 import type { Redis } from "ioredis";
+import type { z } from "zod";
+import { reviewEventSchema, type LiveReviewMessage, type ReviewEvent } from "../contracts/reviews";
 import { runEventSchema, type LiveRunMessage, type RunEvent } from "../contracts/runs";
 import { serverEnv } from "./env";
 import { createRedis, redis } from "./redis";
 
-function channel(projectId: string): string {
-  return `${serverEnv().REDIS_PREFIX}:events:project:${projectId}`;
+type Topic = "events" | "reviews";
+
+function channel(topic: Topic, projectId: string): string {
+  return `${serverEnv().REDIS_PREFIX}:${topic}:project:${projectId}`;
 }
 
 export async function publishRunEvent(event: RunEvent): Promise<void> {
-  await redis().publish(channel(event.projectId), JSON.stringify(event));
+  await redis().publish(channel("events", event.projectId), JSON.stringify(event));
 }
 
-type Listener = (event: RunEvent) => void;
+/** Review changes (issue 10) travel on their own channel, so run pages never parse them. */
+export async function publishReviewEvent(event: ReviewEvent): Promise<void> {
+  await redis().publish(channel("reviews", event.projectId), JSON.stringify(event));
+}
+
+/** Listeners get the decoded JSON; each subscription validates it with its own schema. */
+type RawListener = (payload: unknown) => void;
 
 interface Bus {
   sub: Redis;
-  listeners: Map<string, Set<Listener>>;
+  listeners: Map<string, Set<RawListener>>;
 }
 
 const holder = globalThis as unknown as { __paravtBus?: Bus };
@@ -26,11 +36,10 @@ const holder = globalThis as unknown as { __paravtBus?: Bus };
 function bus(): Bus {
   if (!holder.__paravtBus) {
     const sub = createRedis();
-    const listeners = new Map<string, Set<Listener>>();
+    const listeners = new Map<string, Set<RawListener>>();
     sub.on("message", (ch: string, raw: string) => {
-      const parsed = runEventSchema.safeParse(safeJson(raw));
-      if (!parsed.success) return; // a foreign or malformed message is not ours to relay
-      for (const fn of listeners.get(ch) ?? []) fn(parsed.data);
+      const payload = safeJson(raw);
+      for (const fn of listeners.get(ch) ?? []) fn(payload);
     });
     holder.__paravtBus = { sub, listeners };
   }
@@ -45,10 +54,8 @@ function safeJson(raw: string): unknown {
   }
 }
 
-/** Calls `fn` for every event of the project until the returned function is called. */
-export async function onRunEvents(projectId: string, fn: Listener): Promise<() => Promise<void>> {
+async function listen(ch: string, fn: RawListener): Promise<() => Promise<void>> {
   const b = bus();
-  const ch = channel(projectId);
   let set = b.listeners.get(ch);
   if (!set) {
     set = new Set();
@@ -67,16 +74,26 @@ export async function onRunEvents(projectId: string, fn: Listener): Promise<() =
   };
 }
 
+/** Calls `fn` for every event of the project until the returned function is called. */
+export async function onRunEvents(projectId: string, fn: (event: RunEvent) => void): Promise<() => Promise<void>> {
+  return listen(channel("events", projectId), (payload) => {
+    const parsed = runEventSchema.safeParse(payload);
+    if (parsed.success) fn(parsed.data); // a foreign or malformed message is not ours to relay
+  });
+}
+
 /**
- * The same stream as an async iterable that ends when `signal` aborts (tRPC subscriptions).
- * Its first message says the Redis subscription is live, so a client knows from when on it
+ * A channel's events as an async iterable that ends when `signal` aborts (tRPC subscriptions).
+ * Its first value is `null`: the Redis subscription is live, so a client knows from when on it
  * misses nothing.
  */
-export async function* runEvents(projectId: string, signal?: AbortSignal): AsyncGenerator<LiveRunMessage> {
-  const pending: RunEvent[] = [];
+async function* liveEvents<T>(ch: string, schema: z.ZodType<T>, signal?: AbortSignal): AsyncGenerator<T | null> {
+  const pending: T[] = [];
   let wake: (() => void) | undefined;
-  const stop = await onRunEvents(projectId, (e) => {
-    pending.push(e);
+  const stop = await listen(ch, (payload) => {
+    const parsed = schema.safeParse(payload);
+    if (!parsed.success) return;
+    pending.push(parsed.data);
     wake?.();
   });
   const aborted = new Promise<void>((resolve) => {
@@ -84,14 +101,28 @@ export async function* runEvents(projectId: string, signal?: AbortSignal): Async
     signal?.addEventListener("abort", () => resolve(), { once: true });
   });
   try {
-    yield { type: "subscribed" };
+    yield null;
     while (!signal?.aborted) {
-      while (pending.length) yield { type: "run", event: pending.shift()! };
+      while (pending.length) yield pending.shift()!;
       await Promise.race([new Promise<void>((r) => (wake = r)), aborted]);
       wake = undefined;
     }
   } finally {
     await stop();
+  }
+}
+
+/** Run status changes of a project: `subscribed` first, then one `run` per change. */
+export async function* runEvents(projectId: string, signal?: AbortSignal): AsyncGenerator<LiveRunMessage> {
+  for await (const event of liveEvents(channel("events", projectId), runEventSchema, signal)) {
+    yield event === null ? { type: "subscribed" } : { type: "run", event };
+  }
+}
+
+/** Review changes of a project: `subscribed` first, then one `review` per change. */
+export async function* reviewEvents(projectId: string, signal?: AbortSignal): AsyncGenerator<LiveReviewMessage> {
+  for await (const event of liveEvents(channel("reviews", projectId), reviewEventSchema, signal)) {
+    yield event === null ? { type: "subscribed" } : { type: "review", event };
   }
 }
 

@@ -1,6 +1,6 @@
 "use client";
 import type { EvalEpisodeOutput, VideoOutput } from "@paravt/shared";
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from "react";
 import { createPlaybackClock, usePlaybackTime, type PlaybackClock } from "@/lib/playback-clock";
 import { EPISODE_HOTKEYS, useEpisodeHotkeys } from "@/lib/use-episode-hotkeys";
 import { Button } from "../ui/button";
@@ -46,6 +46,12 @@ function TimeReadout({ clock, duration }: { clock: PlaybackClock; duration: numb
   );
 }
 
+/** What a page around the viewer may do with its player (the review panel's pinned comments). */
+export interface EpisodeViewerControl {
+  seek(t: number): void;
+  currentTime(): number;
+}
+
 /**
  * The episode viewer: player, lanes (overview ticks, crop windows per turn, spans or answer) and
  * the transcript pane, kept in step: selecting a window in either selects and seeks it in both.
@@ -55,10 +61,15 @@ export function EpisodeViewer({
   projectId,
   episode: e,
   video,
+  controlRef,
+  extraHotkeys = [],
 }: {
   projectId: string;
   episode: EvalEpisodeOutput;
   video: VideoOutput | null;
+  controlRef?: Ref<EpisodeViewerControl>;
+  /** More shortcuts of the page around the viewer, listed in the same help (one `?` for all). */
+  extraHotkeys?: readonly (readonly [string, string])[];
 }) {
   const player = useRef<Player | null>(null);
   const [clock] = useState(() => createPlaybackClock(0));
@@ -90,6 +101,11 @@ export function EpisodeViewer({
     },
     [clock, duration],
   );
+
+  useImperativeHandle(controlRef, () => ({ seek: (t: number) => seek(t), currentTime: () => clock.get() }), [
+    seek,
+    clock,
+  ]);
 
   const select = useCallback(
     (w: LaneWindow, opts: { loop: boolean }) => {
@@ -284,7 +300,7 @@ export function EpisodeViewer({
               }
             />
             <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-              {EPISODE_HOTKEYS.map(([key, what]) => (
+              {[...EPISODE_HOTKEYS, ...extraHotkeys].map(([key, what]) => (
                 <div key={key} className="contents">
                   <dt>
                     <kbd className="rounded border border-line bg-surface-2 px-1.5 font-mono text-xs">{key}</kbd>

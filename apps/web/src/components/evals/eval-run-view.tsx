@@ -10,6 +10,7 @@ import { Alert } from "../ui/alert";
 import { Badge, StatusBadge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Progress } from "../ui/progress";
+import { BuildQueueForm } from "../reviews/build-queue-form";
 import { EvalSummaryPanel } from "./eval-summary";
 import { MODE_LABEL } from "./format";
 import { SampleFiltersBar } from "./sample-filters-bar";
@@ -54,11 +55,14 @@ export function EvalRunView({
   runId,
   liveStatus,
   canCancel,
+  canReview = false,
 }: {
   projectId: string;
   runId: string;
   liveStatus: string;
   canCancel: boolean;
+  /** EDITOR and up: the "build a review queue" form. */
+  canReview?: boolean;
 }) {
   const trpc = useTRPC();
   const router = useRouter();
@@ -141,6 +145,9 @@ export function EvalRunView({
       {r.error && <Alert>{r.error}</Alert>}
       {cancel.error && <Alert>{errorMessage(cancel.error)}</Alert>}
       <EvalSummaryPanel summary={r.summary} />
+      {canReview && !active && r.summary.stored > 0 && (
+        <BuildQueueForm projectId={projectId} runId={runId} datasetId={r.dataset?.id ?? null} />
+      )}
       <section className="flex flex-col gap-3">
         <h2 className="text-base font-semibold">Samples</h2>
         <SampleFiltersBar

@@ -6,6 +6,7 @@ import {
   Line,
   LineChart,
   ReferenceArea,
+  ReferenceLine,
   ResponsiveContainer,
   Tooltip,
   XAxis,
@@ -23,6 +24,9 @@ export interface ChartLine {
   points: ChartPoint[];
 }
 
+/** The row field holding a row's step, so a click on a wall-time chart maps back to its step. */
+const STEP = "__step";
+
 /** Lines merged into one row per x, so the tooltip lists every line at the hovered x. */
 function mergeRows(lines: ChartLine[], x: XAxisKind, smooth: number) {
   const rows = new Map<number, Record<string, number>>();
@@ -30,7 +34,7 @@ function mergeRows(lines: ChartLine[], x: XAxisKind, smooth: number) {
     const smoothed = smooth > 0 ? emaSmooth(line.points, smooth) : null;
     line.points.forEach((p, i) => {
       const at = x === "step" ? p.step : p.t;
-      const row = rows.get(at) ?? { x: at };
+      const row = rows.get(at) ?? { x: at, [STEP]: p.step };
       if (smoothed) {
         row[`${line.key}:raw`] = p.value;
         row[line.key] = smoothed[i]!.value;
@@ -44,7 +48,8 @@ function mergeRows(lines: ChartLine[], x: XAxisKind, smooth: number) {
 /**
  * One metric chart of the dashboard (one or more lines). Points arrive downsampled by the server;
  * smoothing draws the EMA over a faint raw line; dragging across the plot selects a window that
- * the page re-fetches at full detail (onZoom).
+ * the page re-fetches at full detail (onZoom); a click without a drag picks the step under the
+ * pointer (onPick), marked by a vertical line.
  */
 export function TrainingChart({
   title,
@@ -54,6 +59,8 @@ export function TrainingChart({
   format,
   total,
   onZoom,
+  onPick,
+  picked,
 }: {
   title: string;
   lines: ChartLine[];
@@ -62,8 +69,14 @@ export function TrainingChart({
   format: (v: number) => string;
   total: number;
   onZoom: (range: { from: number; to: number }) => void;
+  /** A click on the plot: the step of the nearest point (by step, or by wall time mapped back). */
+  onPick?: (step: number) => void;
+  /** The step whose rollouts are open, marked on the chart. */
+  picked?: number | null;
 }) {
   const data = useMemo(() => mergeRows(lines, x, smooth), [lines, x, smooth]);
+  const stepAt = (at: number) => data.find((r) => r.x === at)?.[STEP];
+  const pickedX = picked == null ? undefined : x === "step" ? picked : data.find((r) => r[STEP] === picked)?.x;
   const [drag, setDrag] = useState<{ a: number; b: number } | null>(null);
   const single = lines.length === 1 ? lines[0] : undefined;
   const last = single?.points.at(-1);
@@ -78,7 +91,7 @@ export function TrainingChart({
           {total} pts
         </span>
       </figcaption>
-      <div className="h-48 select-none">
+      <div className={`h-48 select-none ${onPick ? "cursor-pointer" : ""}`}>
         <ResponsiveContainer width="100%" height="100%">
           <LineChart
             data={data}
@@ -91,6 +104,10 @@ export function TrainingChart({
             }}
             onMouseUp={() => {
               if (drag && drag.a !== drag.b) onZoom({ from: Math.min(drag.a, drag.b), to: Math.max(drag.a, drag.b) });
+              else if (drag && onPick) {
+                const step = stepAt(drag.a);
+                if (step !== undefined) onPick(step);
+              }
               setDrag(null);
             }}
             onMouseLeave={() => setDrag(null)}
@@ -140,6 +157,9 @@ export function TrainingChart({
                 connectNulls
               />
             ))}
+            {pickedX !== undefined && (
+              <ReferenceLine x={pickedX} stroke="var(--accent)" strokeDasharray="4 2" ifOverflow="hidden" />
+            )}
             {drag && drag.a !== drag.b && (
               <ReferenceArea x1={drag.a} x2={drag.b} fill="var(--accent)" fillOpacity={0.12} stroke="none" />
             )}

@@ -23,9 +23,20 @@ const NAMES_PER_CALL = 64;
 /**
  * The charts of one training run, or of several overlaid (one line per run): every series the
  * runs have, grouped; smoothing, x by step or wall time and the zoom window live in the URL.
- * Charts refresh when the page's live subscription invalidates runs.metrics (SSE).
+ * Charts refresh when the page's live subscription invalidates runs.metrics (SSE). With onPickStep
+ * a click on any chart picks that step (the run page opens its rollouts), marked on every chart.
  */
-export function TrainingDashboard({ projectId, runs }: { projectId: string; runs: { id: string; name: string }[] }) {
+export function TrainingDashboard({
+  projectId,
+  runs,
+  onPickStep,
+  pickedStep,
+}: {
+  projectId: string;
+  runs: { id: string; name: string }[];
+  onPickStep?: (step: number) => void;
+  pickedStep?: number | null;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -166,7 +177,9 @@ export function TrainingDashboard({ projectId, runs }: { projectId: string; runs
             </Button>
           </span>
         ) : (
-          <span className="text-xs text-muted">Drag across a chart to zoom</span>
+          <span className="text-xs text-muted">
+            Drag across a chart to zoom{onPickStep ? " · click a point for that step's rollouts" : ""}
+          </span>
         )}
         {!overlay && (
           <span className="ml-auto flex items-center gap-2">
@@ -226,6 +239,7 @@ export function TrainingDashboard({ projectId, runs }: { projectId: string; runs
                   format={formatFor(chart.series[0]!.name)}
                   total={total}
                   onZoom={(zoom) => setView({ zoom })}
+                  {...(onPickStep ? { onPick: onPickStep, picked: pickedStep ?? null } : {})}
                 />
               );
             })}

@@ -1,6 +1,8 @@
 import {
   configDiffInput,
   configDiffOutput,
+  episodeStepInput,
+  episodeStepOutput,
   liveRunMessageSchema,
   metricExportInput,
   metricExportOutput,
@@ -10,8 +12,10 @@ import {
   runListInput,
   runOutput,
   runRefInput,
+  stepRolloutsInput,
+  stepRolloutsOutput,
 } from "@paravt/shared";
-import { assertCan, metrics, runEvents, runs } from "@paravt/shared/server";
+import { assertCan, metrics, runEvents, runs, trainingRollouts } from "@paravt/shared/server";
 import { z } from "zod";
 import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc";
 
@@ -47,6 +51,19 @@ export const runsRouter = createTRPCRouter({
     .input(configDiffInput)
     .output(configDiffOutput)
     .query(({ ctx, input }) => metrics.configDiff(ctx.access, input.runIds)),
+  /**
+   * The rollouts an RL run kept of one step (a chart point's "rollouts of step N"), with the
+   * nearest steps before and after that have some.
+   */
+  stepRollouts: projectProcedure
+    .input(stepRolloutsInput)
+    .output(stepRolloutsOutput)
+    .query(({ ctx, input }) => trainingRollouts.stepRollouts(ctx.access, input)),
+  /** Step, rollout and reward terms of an episode of an RL run; null for any other episode. */
+  episodeStep: projectProcedure
+    .input(episodeStepInput)
+    .output(episodeStepOutput)
+    .query(({ ctx, input }) => trainingRollouts.episodeStep(ctx.access, input.episodeId)),
   cancel: projectEditorProcedure
     .input(runRefInput)
     .output(runOutput)

@@ -344,8 +344,8 @@ export async function matrix(
   return buildMatrix(runs);
 }
 
-const RIGHT: Prisma.EpisodeWhereInput = { status: "OK", correct: true };
-const WRONG: Prisma.EpisodeWhereInput = { status: "OK", OR: [{ correct: false }, { correct: null }] };
+export const RIGHT: Prisma.EpisodeWhereInput = { status: "OK", correct: true };
+export const WRONG: Prisma.EpisodeWhereInput = { status: "OK", OR: [{ correct: false }, { correct: null }] };
 
 /**
  * Episodes of `runId` whose sample's correctness differs in `baselineId` (issue 8 "flipped"):
@@ -353,7 +353,7 @@ const WRONG: Prisma.EpisodeWhereInput = { status: "OK", OR: [{ correct: false },
  * unscored open-ended answer counts as not right); errors are neither, so they never flip. With
  * several rollouts, any baseline rollout on the sample counts.
  */
-async function flipFilter(
+export async function flipFilter(
   access: ProjectAccess,
   runId: string,
   baselineId: string,

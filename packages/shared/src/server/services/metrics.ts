@@ -1,4 +1,5 @@
 import { NotFoundError } from "../../errors";
+import { csvRow } from "../csv";
 import { db } from "../db";
 import type {
   ConfigDiffOutput,
@@ -74,6 +75,12 @@ export async function recordStep(
   if (data.length) await db().metric.createMany({ data, skipDuplicates: true });
 }
 
+/** The highest step with a stored metric (null before the first): how far a run is recorded. */
+export async function lastStoredStep(runId: string): Promise<number | null> {
+  const agg = await db().metric.aggregate({ where: { runId }, _max: { step: true } });
+  return agg._max.step;
+}
+
 async function runInProject(access: ProjectAccess, runId: string) {
   const run = await db().run.findFirst({
     where: { id: runId, projectId: access.projectId },
@@ -141,10 +148,6 @@ export async function readSeriesWindow(
   );
 }
 
-function csvCell(v: string): string {
-  return /[",\n\r]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
-}
-
 /**
  * One page of an export of all points (never downsampled), paginated by step so a long run never
  * builds one huge response: the client asks again with afterStep = nextAfterStep until null.
@@ -189,7 +192,7 @@ export async function exportSeries(
     return { format: "json", content, rows: wide.length, nextAfterStep };
   }
   const lines: string[] = [];
-  if (input.afterStep === undefined) lines.push(["step", "time_s", ...names].map(csvCell).join(","));
+  if (input.afterStep === undefined) lines.push(csvRow(["step", "time_s", ...names]));
   for (const w of wide) {
     // A series not written at this step is an empty cell (e.g. validation every N steps).
     lines.push(

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { ProjectOutput } from "../../contracts/projects";
+import { SEED_FAILURE_TAGS } from "../../contracts/reviews";
 import { NotFoundError } from "../../errors";
 import { db } from "../db";
 import type { ProjectAccess } from "./access";
@@ -44,6 +45,7 @@ export async function createProject(
       description: input.description,
       slug: slugify(input.name),
       memberships: { create: { userId, role: "OWNER" } },
+      failureTags: { create: SEED_FAILURE_TAGS.map((name, position) => ({ name, position })) },
     },
   });
   return { ...project, role: "OWNER", memberCount: 1, videoCount: 0, runCount: 0 };

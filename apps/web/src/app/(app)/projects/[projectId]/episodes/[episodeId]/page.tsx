@@ -5,6 +5,7 @@ import { useParams } from "next/navigation";
 import { EpisodeOverview, OutcomeBadge } from "@/components/evals/episode-overview";
 import { EpisodeViewer } from "@/components/evals/episode-viewer";
 import { ProtocolText } from "@/components/evals/protocol-text";
+import { RewardTerms } from "@/components/training/step-rollouts-panel";
 import { Alert } from "@/components/ui/alert";
 import { useProject } from "@/lib/use-project";
 import { errorMessage, useTRPC } from "@/trpc/client";
@@ -15,6 +16,8 @@ export default function EpisodePage() {
   const trpc = useTRPC();
   // A stored episode never changes: no live refresh, cached for the session.
   const episode = useQuery({ ...trpc.evals.episode.queryOptions({ projectId, episodeId }), staleTime: Infinity });
+  // Step, rollout and reward terms when the episode is a rollout an RL run kept (null otherwise).
+  const training = useQuery({ ...trpc.runs.episodeStep.queryOptions({ projectId, episodeId }), staleTime: Infinity });
   const videoId = episode.data?.sample.videoId ?? null;
   // Duration, frame rate (arrow-key frame steps) and filmstrip availability of the sample's video.
   const video = useQuery({
@@ -25,6 +28,7 @@ export default function EpisodePage() {
 
   if (episode.error) return <Alert>{errorMessage(episode.error)}</Alert>;
   const e = episode.data;
+  const t = training.data;
   if (!e) return null;
   if (videoId && video.isPending && !video.error) return null;
   return (
@@ -41,6 +45,25 @@ export default function EpisodePage() {
         </h1>
         <OutcomeBadge e={e} />
       </div>
+      {t && (
+        <div
+          className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-lg border border-line bg-surface px-4 py-2 text-sm"
+          role="group"
+          aria-label="Training rollout"
+        >
+          <span className="font-medium" data-testid="episode-step">
+            step {t.step} · rollout {t.rollout}
+          </span>
+          <RewardTerms terms={t.rewardTerms} />
+          <Link
+            href={`/projects/${projectId}/runs/${t.run.id}?step=${t.step}`}
+            className="ml-auto text-accent hover:underline"
+          >
+            All rollouts of step {t.step}
+          </Link>
+        </div>
+      )}
+      {training.error && <Alert>{errorMessage(training.error)}</Alert>}
       {video.error && <Alert>{errorMessage(video.error)}</Alert>}
       <EpisodeViewer projectId={projectId} episode={e} video={video.data ?? null} />
       <EpisodeOverview projectId={projectId} episode={e} />

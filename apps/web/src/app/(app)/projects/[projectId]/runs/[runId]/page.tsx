@@ -11,7 +11,8 @@ import { Alert } from "@/components/ui/alert";
 import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CompareRunsPicker } from "@/components/training/compare-runs-picker";
-import { TrainingDashboard } from "@/components/training/training-dashboard";
+import { BuildQueueForm } from "@/components/reviews/build-queue-form";
+import { TrainingRunView } from "@/components/training/training-run-view";
 import { Progress } from "@/components/ui/progress";
 import { useProject } from "@/lib/use-project";
 import { errorMessage, useTRPC } from "@/trpc/client";
@@ -21,10 +22,11 @@ export default function RunPage() {
   const { projectId, can } = useProject();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  // A run's progress event also means new metric series may exist (runs.metrics is refreshed by
-  // useLiveRuns itself).
+  // A run's progress event also means new metric series and new steps' rollouts may exist
+  // (runs.metrics is refreshed by useLiveRuns itself).
   const live = useLiveRuns(projectId, () => {
     void queryClient.invalidateQueries({ queryKey: trpc.runs.metricNames.queryKey() });
+    void queryClient.invalidateQueries({ queryKey: trpc.runs.stepRollouts.queryKey() });
   });
   const run = useQuery(trpc.runs.byId.queryOptions({ projectId, runId }));
   const cancel = useMutation(trpc.runs.cancel.mutationOptions({ onSuccess: () => void run.refetch() }));
@@ -34,7 +36,15 @@ export default function RunPage() {
   if (!r) return null;
   // One URL per run: an evaluation's page is its summary and per-sample rows.
   if (r.kind === "eval" || r.kind === "import") {
-    return <EvalRunView projectId={projectId} runId={runId} liveStatus={live.status} canCancel={can("runs.cancel")} />;
+    return (
+      <EvalRunView
+        projectId={projectId}
+        runId={runId}
+        liveStatus={live.status}
+        canCancel={can("runs.cancel")}
+        canReview={can("reviews.queue.create")}
+      />
+    );
   }
   const active = r.status === "QUEUED" || r.status === "RUNNING";
   return (
@@ -72,9 +82,13 @@ export default function RunPage() {
           <div>
             <CompareRunsPicker projectId={projectId} runId={runId} />
           </div>
-          {/* useSearchParams (the dashboard's URL state) needs a Suspense boundary. */}
+          {/* RL runs keep sample rollouts as episodes: they can be reviewed like an evaluation's. */}
+          {r.kind === "rl" && !active && can("reviews.queue.create") && (
+            <BuildQueueForm projectId={projectId} runId={runId} />
+          )}
+          {/* useSearchParams (the dashboard's URL state, the rollouts' step) needs a Suspense boundary. */}
           <Suspense>
-            <TrainingDashboard projectId={projectId} runs={[{ id: r.id, name: r.name }]} />
+            <TrainingRunView projectId={projectId} run={{ id: r.id, name: r.name, kind: r.kind }} />
           </Suspense>
         </>
       )}

@@ -1,0 +1,185 @@
+import fs from "node:fs/promises";
+import { expect, test, type Page } from "@playwright/test";
+import { generateOneVideoSuite, signUpWithProject, tab } from "../support";
+import { startScriptedChatServer } from "../viewer/scripted-chat-server";
+
+/** RFC 4180 rows: quoted cells may hold commas, quotes ("") and line breaks (MCQ options do). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  const endCell = () => {
+    row.push(cell);
+    cell = "";
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted && c === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (c === '"') {
+      quoted = !quoted;
+    } else if (!quoted && c === ",") {
+      endCell();
+    } else if (!quoted && c === "\n") {
+      endCell();
+      rows.push(row);
+      row = [];
+    } else {
+      cell += c;
+    }
+  }
+  if (cell || row.length) {
+    endCell();
+    rows.push(row);
+  }
+  return rows;
+}
+
+const videoTime = (page: Page) =>
+  page
+    .getByTestId("video-player")
+    .locator("video")
+    .evaluate((v: HTMLVideoElement) => v.currentTime);
+
+test("review queue: build from an eval's wrong answers, review two items by keyboard, pinned comment, export", async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  // The scripted agent always answers "A": the suite's open-ended questions come out wrong.
+  const llm = await startScriptedChatServer();
+  try {
+    await signUpWithProject(page, { user: "Reviewer", emailPrefix: "review", project: "Failure review" });
+    await generateOneVideoSuite(page);
+    await tab(page, "Models").click();
+    await expect(page).toHaveURL(/\/models$/);
+    await page.getByLabel("Name", { exact: true }).fill("scripted");
+    await page.getByLabel("Kind").selectOption("OPENAI_COMPATIBLE");
+    await page.getByLabel("Base URL").fill(llm.baseUrl);
+    await page.getByLabel("Served model").fill("scripted-agent");
+    await page.getByRole("button", { name: "Add model" }).click();
+    await expect(page.getByRole("table", { name: "Models" })).toContainText("scripted");
+
+    await tab(page, "Evaluations").click();
+    const form = page.getByRole("form", { name: "Launch an evaluation" });
+    await form.getByLabel("Evaluation name").fill("to review");
+    await form.getByRole("group", { name: "Models" }).getByLabel("scripted").check();
+    await form.getByRole("group", { name: "Datasets" }).getByLabel("needle-suite-seed-3").check();
+    const ks = form.getByRole("group", { name: "Overview frames K" });
+    await ks.getByLabel("64").uncheck();
+    await ks.getByLabel("8", { exact: true }).check();
+    await form.getByLabel("Sample limit").fill("3");
+    await form.getByRole("button", { name: "Launch evaluation" }).click();
+    await expect(page.getByRole("table", { name: "Evaluation runs" }).getByText("succeeded")).toHaveCount(1, {
+      timeout: 120_000,
+    });
+    await page.getByRole("table", { name: "Results matrix" }).getByRole("link").first().click();
+    await expect(page.getByTestId("run-name")).toBeVisible();
+
+    // 1. A queue from the run's wrong answers (the form's default filter).
+    const build = page.getByRole("form", { name: "Build a review queue" });
+    await expect(build.getByLabel("Review queue from")).toHaveValue("wrong");
+    await build.getByRole("button", { name: "Build review queue" }).click();
+    await expect(page).toHaveURL(/\/reviews\/[^/?]+\?item=1$/);
+    await expect(page.getByTestId("queue-name")).toContainText("Wrong answers");
+    const position = page.getByTestId("queue-position");
+    await expect(position).toHaveText(/^1 \/ [2-3]$/);
+    const total = Number((await position.textContent())!.split("/")[1]);
+    await expect(page.getByRole("list", { name: "Queue items" }).getByRole("listitem")).toHaveCount(total);
+    await expect(page.getByTestId("video-player").locator("video")).toBeAttached();
+
+    // 2. First item by keyboard: tag 1 on, status triaged, 10 s forward, then a comment pinned there.
+    const tags = page.getByRole("group", { name: "Failure tags" });
+    const firstTag = tags.getByRole("button").nth(0);
+    const tagName = (await firstTag.textContent())!.replace(/^1/, "").trim();
+    await expect(firstTag).toHaveAttribute("aria-pressed", "false");
+    await page.keyboard.press("1");
+    await expect(firstTag).toHaveAttribute("aria-pressed", "true");
+    await page.keyboard.press("t");
+    await expect(page.getByRole("radio", { name: /Triaged/ })).toHaveAttribute("aria-checked", "true");
+    await page.keyboard.press("l");
+    await expect(page.getByTestId("current-time")).toHaveText(/^10\.0 s/);
+    await page.keyboard.press("c");
+    const comment = page.getByLabel("New comment");
+    await expect(comment).toBeFocused();
+    await comment.pressSequentially("crop misses the needle");
+    await comment.press("Control+Enter");
+    const comments = page.getByRole("list", { name: "Comments" });
+    await expect(comments.getByRole("listitem")).toHaveCount(1);
+    await expect(comments).toContainText("crop misses the needle");
+    await expect(comments.getByTestId("comment-time")).toHaveText("10.0 s");
+    // The pin seeks: move away, then click it.
+    await comment.press("Escape");
+    await page.keyboard.press("l");
+    await expect(page.getByTestId("current-time")).toHaveText(/^20\.0 s/);
+    await comments.getByTestId("comment-time").click();
+    await expect(page.getByTestId("current-time")).toHaveText(/^10\.0 s/);
+    await expect.poll(() => videoTime(page)).toBeCloseTo(10, 0);
+
+    // 3. Next item (n): the URL names it; tag 2, resolved.
+    await page.keyboard.press("n");
+    await expect(position).toHaveText(`2 / ${total}`);
+    await expect(page).toHaveURL(/\?item=2$/);
+    const secondTag = tags.getByRole("button").nth(1);
+    const secondName = (await secondTag.textContent())!.replace(/^2/, "").trim();
+    await page.keyboard.press("2");
+    await expect(secondTag).toHaveAttribute("aria-pressed", "true");
+    await page.keyboard.press("r");
+    await expect(page.getByRole("radio", { name: /Resolved/ })).toHaveAttribute("aria-checked", "true");
+    await expect(page.getByRole("progressbar", { name: "Queue progress" })).toBeVisible();
+
+    // Back (p): the first item kept its tag, status and comment (stored, not page state).
+    await page.keyboard.press("p");
+    await expect(position).toHaveText(`1 / ${total}`);
+    await expect(tags.getByRole("button").nth(0)).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByRole("radio", { name: /Triaged/ })).toHaveAttribute("aria-checked", "true");
+    await expect(comments).toContainText("crop misses the needle");
+    // The help lists the review keys beside the viewer's.
+    await page.keyboard.press("?");
+    await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toContainText(
+      "toggle the tag with that number",
+    );
+    await page.keyboard.press("Escape");
+
+    // 4. Export: the CSV and JSON files hold the tags and the pinned comment.
+    const [csvDownload] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Export CSV" }).click(),
+    ]);
+    const csv = await fs.readFile((await csvDownload.path())!, "utf8");
+    const [header, ...rows] = parseCsv(csv);
+    expect(header!.join(",")).toBe(
+      "position,episode_id,sample_key,question,answer,prediction,correct,k,tool_calls,status,assignee,tags,comments",
+    );
+    expect(rows).toHaveLength(total);
+    const col = (name: string) => header!.indexOf(name);
+    expect(rows[0]![col("status")]).toBe("TRIAGED");
+    expect(rows[0]![col("tags")]).toBe(tagName);
+    expect(rows[0]![col("comments")]).toMatch(/^\[t=10\.0s\] review-[^:]+@example\.test: crop misses the needle$/);
+    expect(rows[1]![col("status")]).toBe("RESOLVED");
+    expect(rows[1]![col("tags")]).toBe(secondName);
+    const [jsonDownload] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "JSON" }).click(),
+    ]);
+    const json = JSON.parse(await fs.readFile((await jsonDownload.path())!, "utf8")) as {
+      items: { status: string; tags: string[]; comments: { body: string; videoTimeS: number }[] }[];
+    };
+    expect(json.items[0]).toMatchObject({ status: "TRIAGED", tags: [tagName] });
+    expect(json.items[0]!.comments[0]).toMatchObject({ body: "crop misses the needle", videoTimeS: 10 });
+    expect(json.items[1]).toMatchObject({ status: "RESOLVED", tags: [secondName] });
+
+    // 5. The overview: the queue's progress and the run's failure breakdown.
+    await tab(page, "Reviews").click();
+    const queues = page.getByRole("table", { name: "Review queues" });
+    await expect(queues).toContainText("Wrong answers");
+    await expect(queues).toContainText(`1/${total} resolved · 1 triaged`);
+    await page.getByLabel("Breakdown run").selectOption({ index: 1 });
+    const breakdown = page.getByTestId("breakdown-table");
+    await expect(breakdown.getByRole("row", { name: tagName })).toContainText("1");
+    await expect(breakdown.getByRole("row", { name: secondName })).toContainText("1");
+  } finally {
+    await llm.close();
+  }
+});
