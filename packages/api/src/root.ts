@@ -1,6 +1,7 @@
 // Table of contents of the tRPC API.
 import { datasetsRouter } from "./routers/datasets/router";
 import { evalsRouter } from "./routers/evals/router";
+import { ingestRouter } from "./routers/ingest/router";
 import { membersRouter } from "./routers/members/router";
 import { modelsRouter } from "./routers/models/router";
 import { projectsRouter } from "./routers/projects/router";
@@ -22,6 +23,7 @@ export const appRouter = createTRPCRouter({
   training: trainingRouter,
   evals: evalsRouter,
   reviews: reviewsRouter,
+  ingest: ingestRouter,
 });
 
 export type AppRouter = typeof appRouter;

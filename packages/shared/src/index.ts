@@ -12,3 +12,4 @@ export * from "./contracts/models";
 export * from "./contracts/training";
 export * from "./contracts/evals";
 export * from "./contracts/reviews";
+export * from "./contracts/ingest";

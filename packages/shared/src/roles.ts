@@ -24,6 +24,8 @@ export const PERMISSIONS = {
   // Issue 10: editors review, comment, build queues and add / rename / merge taxonomy tags;
   // owners also delete tags and queues (the destructive part of managing them).
   "reviews.write": "EDITOR",
+  // Issue 11: an external trainer (WRITE token) creates its run and streams metrics / rollouts.
+  "runs.ingest": "EDITOR",
   "reviews.queue.create": "EDITOR",
   "reviews.queue.delete": "OWNER",
   "taxonomy.edit": "EDITOR",

@@ -27,3 +27,4 @@ export * as reviews from "./services/reviews";
 export * as reviewQueues from "./services/reviews-queues";
 export * as reviewTaxonomy from "./services/reviews-taxonomy";
 export * as reviewExport from "./services/reviews-export";
+export * as ingest from "./services/ingest";

@@ -7,10 +7,9 @@
 // on the same sample (a falsely stalled job), the second insert hits the unique key and is
 // dropped, so nothing is stored or counted twice.
 import { Prisma, type Run } from "@paravt/db";
-import type { RunEvent } from "../../contracts/runs";
 import { db } from "../db";
 import { publishRunEvent } from "../events";
-import { RunCancelledError } from "./runs";
+import { RunCancelledError, toEvent } from "./runs";
 
 export interface ToolCallRecord {
   index: number;
@@ -59,6 +58,10 @@ export interface EpisodeRecord {
   tokenCounts: unknown;
   details: unknown;
   turns: TurnRecord[];
+  /** SPEC §2 reward terms of a training rollout (an ingested one, issue 11). */
+  rewardTerms?: unknown;
+  /** Client-supplied id of an ingested rollout; unique per run. */
+  externalId?: string | null;
 }
 
 function json(v: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull {
@@ -92,6 +95,8 @@ export async function storeEpisode(runId: string, r: EpisodeRecord): Promise<boo
         timings: json(r.timings),
         tokenCounts: json(r.tokenCounts),
         details: json(r.details),
+        ...(r.rewardTerms !== undefined ? { rewardTerms: json(r.rewardTerms) } : {}),
+        ...(r.externalId ? { externalId: r.externalId } : {}),
         turns: {
           create: r.turns.map((t) => ({
             index: t.index,
@@ -143,17 +148,6 @@ export function countStored(runId: string): Promise<number> {
   return db().episode.count({ where: { runId } });
 }
 
-function toEvent(r: Run): RunEvent {
-  return {
-    projectId: r.projectId,
-    runId: r.id,
-    status: r.status,
-    progress: r.progress,
-    message: r.message,
-    error: r.error,
-    at: new Date().toISOString(),
-  };
-}
 
 /**
  * A shard starts working on its parent's run: QUEUED -> RUNNING the first time (one shard wins,

@@ -31,7 +31,8 @@ export function toRunOutput(r: RunWithCreator): RunOutput {
   };
 }
 
-function toEvent(r: Run): RunEvent {
+/** The live event of a run row (what pages refresh from). */
+export function toEvent(r: Run): RunEvent {
   return {
     projectId: r.projectId,
     runId: r.id,

@@ -1,0 +1,242 @@
+// Ingestion of external runs (issue 11) through the ingest router on real Postgres: idempotent run
+// creation, metric and rollout batches with a status per item (a retried batch stores nothing
+// twice), trajectories read back in full, status reports, and who may ingest.
+import type { RolloutItem } from "@paravt/shared";
+import { closeEventBus, db } from "@paravt/shared/server";
+import { TRPCError } from "@trpc/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callerFor, projectWithRoleCallers } from "./test-helpers";
+
+process.env.REDIS_PREFIX = `paravt-test-ingest-${process.pid}`;
+
+afterAll(async () => {
+  await closeEventBus();
+});
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return "OK";
+  } catch (err) {
+    if (err instanceof TRPCError) return err.code;
+    throw err;
+  }
+}
+
+/** A rollout as the reference trainer would send it: one crop turn with two parallel calls. */
+function rollout(id: string, step: number, index: number, over: Partial<RolloutItem> = {}) {
+  return {
+    id,
+    step,
+    index,
+    k: 16,
+    sample: {
+      key: `q${index}`,
+      question: `Which shape came after the cyan triangle? (${index})`,
+      answer: "green diamond",
+      questionType: "oe" as const,
+    },
+    finalText: "<think>\nThe second window shows it.\n</think>\n<answer>green diamond</answer>",
+    prediction: "green diamond",
+    correct: true,
+    score: 1,
+    rewardTerms: { reward: 1.5, accReward: 1, formatReward: 1, toolReward: 0.5 },
+    overviewTimestamps: [0, 3.75, 7.5, 11.25],
+    turns: [
+      {
+        index: 0,
+        rawText:
+          '<think>\nLook closer.\n</think>\n<tool_call>\n{"name": "crop_video", "arguments": {"start_time": 10, "end_time": 20}}\n</tool_call>',
+        toolCalls: [
+          {
+            index: 0,
+            startS: 10,
+            endS: 20,
+            frameTimestamps: [10, 11, 12],
+            subAgentOutput: "A cyan triangle leaves at 18 s.",
+          },
+          {
+            index: 1,
+            startS: 20,
+            endS: 30,
+            frameTimestamps: [20, 21],
+            subAgentOutput: "A green diamond appears at 21 s.",
+          },
+        ],
+      },
+      { index: 1, rawText: "<think>\nThe second window shows it.\n</think>\n<answer>green diamond</answer>" },
+    ],
+    ...over,
+  };
+}
+
+describe("ingest router", () => {
+  let fx: Awaited<ReturnType<typeof projectWithRoleCallers>>;
+  let projectId: string;
+
+  beforeAll(async () => {
+    fx = await projectWithRoleCallers();
+    projectId = fx.project.id;
+  });
+
+  it("creates an external run once per client id, also when the creates race", async () => {
+    const input = {
+      projectId,
+      clientId: "trainer-run-1",
+      name: "ParaVT-8B PARA-GRPO",
+      config: { lr: 2e-6, groupSize: 8 },
+    };
+    const [a, b, c] = await Promise.all([
+      fx.asEditor.ingest.createRun(input),
+      fx.asEditor.ingest.createRun(input),
+      fx.asOwner.ingest.createRun(input),
+    ]);
+    expect(new Set([a.run.id, b.run.id, c.run.id]).size).toBe(1);
+    expect([a.created, b.created, c.created].filter(Boolean)).toHaveLength(1);
+    expect(a.run).toMatchObject({ kind: "rl", status: "RUNNING", jobName: "external" });
+    const row = await db().run.findUniqueOrThrow({ where: { id: a.run.id } });
+    expect(row.config).toMatchObject({ lr: 2e-6, groupSize: 8, external: { clientId: "trainer-run-1" } });
+    expect(await db().dataset.count({ where: { id: a.datasetId, projectId } })).toBe(1);
+  });
+
+  it("metrics: stored once, a retried batch is all duplicates, a different value is a conflict", async () => {
+    const { run } = await fx.asEditor.ingest.createRun({ projectId, clientId: "metrics-run", name: "metrics" });
+    const batch = {
+      projectId,
+      runId: run.id,
+      items: [1, 2, 3].map((step) => ({
+        id: `m-${step}`,
+        step,
+        values: { reward_mean: step / 10, kl: step / 1000 },
+        at: new Date(Date.UTC(2026, 10, 1, 0, step)).toISOString(),
+      })),
+    };
+    const first = await fx.asEditor.ingest.metrics(batch);
+    expect(first.counts).toEqual({ stored: 3, duplicate: 0, conflict: 0, invalid: 0 });
+    const again = await fx.asEditor.ingest.metrics(batch);
+    expect(again.counts).toEqual({ stored: 0, duplicate: 3, conflict: 0, invalid: 0 });
+    const mixed = await fx.asEditor.ingest.metrics({
+      projectId,
+      runId: run.id,
+      items: [
+        { id: "m-3b", step: 3, values: { reward_mean: 0.9 } }, // differs from the stored 0.3
+        { id: "m-4", step: 4, values: { reward_mean: 0.4 } },
+        { id: "m-4", step: 4, values: { reward_mean: 0.4 } }, // same id twice in one batch
+        { id: "m-5", step: 5, values: {} },
+      ],
+    });
+    expect(mixed.items.map((i) => i.status)).toEqual(["conflict", "stored", "duplicate", "invalid"]);
+    expect(mixed.items[0]!.reason).toMatch(/step 3 already has other values for reward_mean/);
+    const rows = await db().metric.findMany({
+      where: { runId: run.id, name: "reward_mean" },
+      orderBy: { step: "asc" },
+    });
+    expect(rows.map((r) => [r.step, r.value])).toEqual([
+      [1, 0.1],
+      [2, 0.2],
+      [3, 0.3],
+      [4, 0.4],
+    ]);
+    expect(rows[0]!.wallTime.toISOString()).toBe("2026-11-01T00:01:00.000Z");
+    // The run's dashboard reads them like any training run's.
+    const series = await fx.asViewer.runs.metrics({ projectId, runId: run.id, names: ["kl"] });
+    expect(series[0]!.points.map((p) => p.step)).toEqual([1, 2, 3]);
+  });
+
+  it("rollouts: full trajectories stored once; retry is duplicate, same slot is a conflict", async () => {
+    const { run } = await fx.asEditor.ingest.createRun({ projectId, clientId: "rollout-run", name: "rollouts" });
+    const items = [rollout("s1-r0", 1, 0), rollout("s1-r1", 1, 1, { correct: false, prediction: "red", score: 0 })];
+    const first = await fx.asEditor.ingest.rollouts({ projectId, runId: run.id, items });
+    expect(first.counts).toEqual({ stored: 2, duplicate: 0, conflict: 0, invalid: 0 });
+    const retry = await fx.asEditor.ingest.rollouts({ projectId, runId: run.id, items });
+    expect(retry.counts).toEqual({ stored: 0, duplicate: 2, conflict: 0, invalid: 0 });
+    const clash = await fx.asEditor.ingest.rollouts({
+      projectId,
+      runId: run.id,
+      items: [
+        rollout("other-id", 1, 0), // the slot of s1-r0 (same sample, step and index)
+        rollout("bad-video", 2, 0, { sample: { ...rollout("x", 2, 0).sample, videoId: "no-such-video" } }),
+      ],
+    });
+    expect(clash.items.map((i) => i.status)).toEqual(["conflict", "invalid"]);
+    expect(clash.items[1]!.reason).toMatch(/video no-such-video is not in this project/);
+    expect(await db().episode.count({ where: { runId: run.id } })).toBe(2);
+
+    // Read back in full, as a script exports them and as the episode viewer shows them.
+    const page = await fx.asViewer.ingest.episodes({ projectId, runId: run.id, limit: 1 });
+    expect(page.items).toHaveLength(1);
+    expect(page.nextCursor).not.toBeNull();
+    const rest = await fx.asViewer.ingest.episodes({ projectId, runId: run.id, limit: 10, cursor: page.nextCursor! });
+    const all = [...page.items, ...rest.items];
+    expect(all.map((e) => e.rolloutIndex).sort()).toEqual([1000, 1001]);
+    const e = all.find((x) => x.rolloutIndex === 1000)!;
+    expect(e.k).toBe(16);
+    expect(e.toolCallCount).toBe(2);
+    expect(e.turns[0]!.toolCalls.map((c) => [c.startS, c.endS, c.subAgentOutput])).toEqual([
+      [10, 20, "A cyan triangle leaves at 18 s."],
+      [20, 30, "A green diamond appears at 21 s."],
+    ]);
+    // The dashboard's "rollouts of step 1" finds them (rolloutIndex = step * 1000 + index).
+    const step = await fx.asViewer.runs.stepRollouts({ projectId, runId: run.id, step: 1 });
+    expect(step.items).toHaveLength(2);
+    const terms = await db().episode.findFirstOrThrow({ where: { runId: run.id, externalId: "s1-r0" } });
+    expect(terms.rewardTerms).toMatchObject({ reward: 1.5, toolReward: 0.5, step: 1 });
+  });
+
+  it("status: the trainer finishes its run; a cancelled run takes no more data", async () => {
+    const { run } = await fx.asEditor.ingest.createRun({ projectId, clientId: "status-run", name: "status" });
+    const done = await fx.asEditor.ingest.setStatus({
+      projectId,
+      runId: run.id,
+      status: "SUCCEEDED",
+      message: "200 steps",
+    });
+    expect(done).toMatchObject({ status: "SUCCEEDED", progress: 1, message: "200 steps" });
+    expect(done.finishedAt).not.toBeNull();
+    expect(await codeOf(fx.asEditor.ingest.setStatus({ projectId, runId: run.id, status: "RUNNING" }))).toBe(
+      "BAD_REQUEST",
+    );
+    // A late retry of the final batch is still answered.
+    const late = await fx.asEditor.ingest.metrics({
+      projectId,
+      runId: run.id,
+      items: [{ id: "late", step: 200, values: { kl: 0.01 } }],
+    });
+    expect(late.counts.stored).toBe(1);
+
+    const { run: other } = await fx.asEditor.ingest.createRun({
+      projectId,
+      clientId: "cancelled-run",
+      name: "cancelled",
+    });
+    await fx.asEditor.runs.cancel({ projectId, runId: other.id });
+    expect(
+      await codeOf(
+        fx.asEditor.ingest.metrics({ projectId, runId: other.id, items: [{ id: "x", step: 1, values: { kl: 1 } }] }),
+      ),
+    ).toBe("BAD_REQUEST");
+  });
+
+  it("only editors and WRITE tokens ingest, only into external runs", async () => {
+    const { run } = await fx.asEditor.ingest.createRun({ projectId, clientId: "roles-run", name: "roles" });
+    const batch = { projectId, runId: run.id, items: [{ id: "a", step: 1, values: { kl: 1 } }] };
+    expect(await codeOf(fx.asViewer.ingest.metrics(batch))).toBe("FORBIDDEN");
+    expect(await codeOf(fx.asOutsider.ingest.metrics(batch))).toBe("NOT_FOUND");
+    expect(await codeOf(fx.anonymous.ingest.metrics(batch))).toBe("UNAUTHORIZED");
+    const { token } = await fx.asOwner.tokens.create({ projectId, name: "reader", scopes: ["READ"] });
+    const reader = callerFor({ kind: "token", userId: fx.owner.id, tokenId: token.id, projectId, scopes: ["READ"] });
+    expect(await codeOf(reader.ingest.metrics(batch))).toBe("FORBIDDEN");
+    expect(await reader.ingest.whoami()).toEqual({
+      userId: fx.owner.id,
+      token: { id: token.id, projectId, scopes: ["READ"] },
+    });
+    const writer = callerFor({ kind: "token", userId: fx.editor.id, tokenId: "w", projectId, scopes: ["WRITE"] });
+    expect((await writer.ingest.metrics(batch)).counts.stored).toBe(1);
+
+    // A run the workbench executes is not an ingestion target.
+    const internal = await db().run.create({
+      data: { projectId, kind: "rl", jobName: "train.rl", name: "internal", status: "RUNNING" },
+    });
+    expect(await codeOf(fx.asEditor.ingest.metrics({ ...batch, runId: internal.id }))).toBe("BAD_REQUEST");
+  });
+});

@@ -1,0 +1,336 @@
+// Ingestion of external runs (issue 11): runs trained or evaluated elsewhere (the reference
+// trainer on 8B models) are created here and fed metrics and rollouts in batches. Exactly once:
+// a metric is unique per (run, name, step) and a rollout per (run, client id), so a retried batch
+// stores nothing twice; every item gets its own status.
+import { Prisma, type Run } from "@paravt/db";
+import type {
+  ExternalRunCreateInput,
+  IngestBatchOutput,
+  IngestItemResult,
+  MetricItem,
+  RolloutItem,
+} from "../../contracts/ingest";
+import type { RunOutput } from "../../contracts/runs";
+import { NotFoundError, ValidationError } from "../../errors";
+import { db } from "../db";
+import { publishRunEvent } from "../events";
+import { assertCan, type ProjectAccess } from "./access";
+import { getEpisode } from "./evals";
+import { storeEpisode } from "./evals-store";
+import { toEvent, toRunOutput } from "./runs";
+
+/** The job name of runs that no worker executes: their status comes from the API. */
+export const EXTERNAL_JOB = "external";
+/** rolloutIndex = step * stride + index, as train.rl stores its rollouts (the dashboard's step link). */
+const ROLLOUT_STRIDE = 1000;
+
+const creator = { createdBy: { select: { email: true } } } as const;
+
+async function externalRun(access: ProjectAccess, runId: string): Promise<Run> {
+  const run = await db().run.findFirst({ where: { id: runId, projectId: access.projectId } });
+  if (!run) throw new NotFoundError("Run");
+  if (run.jobName !== EXTERNAL_JOB) {
+    throw new ValidationError("Only external runs take ingested data; this run is executed by the workbench");
+  }
+  return run;
+}
+
+function datasetOf(run: Run): string {
+  const d = (run.config as { external?: { datasetId?: unknown } }).external?.datasetId;
+  if (typeof d !== "string") throw new ValidationError("The run has no dataset for its rollouts");
+  return d;
+}
+
+/**
+ * Creates an external run (RUNNING, no job), or answers the one created before with the same
+ * client id. The check and the insert hold a transaction-scoped advisory lock on (project,
+ * client id), so two concurrent retries of the same create make one run.
+ */
+export async function createExternalRun(
+  access: ProjectAccess,
+  input: Omit<ExternalRunCreateInput, "projectId">,
+): Promise<{ run: RunOutput; datasetId: string; created: boolean }> {
+  assertCan(access, "runs.ingest");
+  if (input.datasetId) {
+    const ds = await db().dataset.findFirst({ where: { id: input.datasetId, projectId: access.projectId } });
+    if (!ds) throw new NotFoundError("Dataset");
+  }
+  return db().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`ingest:${access.projectId}:${input.clientId}`}))`;
+    const existing = await tx.run.findFirst({
+      where: {
+        projectId: access.projectId,
+        jobName: EXTERNAL_JOB,
+        config: { path: ["external", "clientId"], equals: input.clientId },
+      },
+      include: creator,
+    });
+    if (existing) return { run: toRunOutput(existing), datasetId: datasetOf(existing), created: false };
+    const datasetId =
+      input.datasetId ??
+      (
+        await tx.dataset.create({
+          data: {
+            projectId: access.projectId,
+            name: `${input.name} (ingested)`.slice(0, 200),
+            source: { kind: "ingested", clientId: input.clientId },
+          },
+        })
+      ).id;
+    const run = await tx.run.create({
+      data: {
+        projectId: access.projectId,
+        createdById: access.principal.userId,
+        kind: input.kind,
+        jobName: EXTERNAL_JOB,
+        name: input.name,
+        status: "RUNNING",
+        startedAt: new Date(),
+        message: "External run: data arrives through the ingestion API",
+        config: {
+          ...(input.config as Prisma.InputJsonObject),
+          external: { clientId: input.clientId, datasetId },
+        },
+      },
+      include: creator,
+    });
+    await publishRunEvent(toEvent(run));
+    return { run: toRunOutput(run), datasetId, created: true };
+  });
+}
+
+/** The external trainer reports where its run stands (a finished run is final). */
+export async function setExternalRunStatus(
+  access: ProjectAccess,
+  input: {
+    runId: string;
+    status: "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+    message?: string;
+    error?: string;
+    progress?: number;
+  },
+): Promise<RunOutput> {
+  assertCan(access, "runs.ingest");
+  const run = await externalRun(access, input.runId);
+  const terminal = input.status !== "RUNNING";
+  if (run.status !== "RUNNING" && run.status !== input.status) {
+    throw new ValidationError(`The run is already ${run.status.toLowerCase()}`);
+  }
+  const updated = await db().run.update({
+    where: { id: run.id },
+    data: {
+      status: input.status,
+      ...(input.message !== undefined ? { message: input.message } : {}),
+      ...(input.error !== undefined ? { error: input.error } : {}),
+      ...(input.progress !== undefined
+        ? { progress: input.progress }
+        : input.status === "SUCCEEDED"
+          ? { progress: 1 }
+          : {}),
+      ...(terminal && !run.finishedAt ? { finishedAt: new Date() } : {}),
+    },
+    include: creator,
+  });
+  await publishRunEvent(toEvent(updated));
+  return toRunOutput(updated);
+}
+
+function summarize(items: IngestItemResult[]): IngestBatchOutput {
+  const counts = { stored: 0, duplicate: 0, conflict: 0, invalid: 0 };
+  for (const i of items) counts[i.status]++;
+  return { counts, items };
+}
+
+/** Refuses data for a run that is over (a late retry of a finished trainer is still answered). */
+function assertOpen(run: Run): void {
+  if (run.status === "CANCELLED") throw new ValidationError("The run was cancelled; it takes no more data");
+}
+
+/**
+ * One item = one step's values. An item whose (name, step) pairs all exist with the same values is
+ * a duplicate (a retried batch); a different stored value is a conflict and is kept as it was.
+ */
+export async function ingestMetrics(
+  access: ProjectAccess,
+  input: { runId: string; items: MetricItem[] },
+): Promise<IngestBatchOutput> {
+  assertCan(access, "runs.ingest");
+  const run = await externalRun(access, input.runId);
+  assertOpen(run);
+  const steps = [...new Set(input.items.map((i) => i.step))];
+  const existing = await db().metric.findMany({
+    where: { runId: run.id, step: { in: steps } },
+    select: { step: true, name: true, value: true },
+  });
+  const stored = new Map(existing.map((m) => [`${m.step}\u0000${m.name}`, m.value]));
+  const results: IngestItemResult[] = [];
+  const rows: Prisma.MetricCreateManyInput[] = [];
+  const seenIds = new Set<string>();
+  for (const item of input.items) {
+    if (seenIds.has(item.id)) {
+      results.push({ id: item.id, status: "duplicate", reason: "the same id appears earlier in this batch" });
+      continue;
+    }
+    seenIds.add(item.id);
+    const entries = Object.entries(item.values);
+    const bad = entries.find(([, v]) => !Number.isFinite(v));
+    if (entries.length === 0 || bad) {
+      results.push({
+        id: item.id,
+        status: "invalid",
+        reason: bad ? `${bad[0]} is not a finite number` : "no values",
+      });
+      continue;
+    }
+    const fresh = entries.filter(([name]) => !stored.has(`${item.step}\u0000${name}`));
+    const differing = entries.filter(([name, v]) => {
+      const s = stored.get(`${item.step}\u0000${name}`);
+      return s !== undefined && s !== v;
+    });
+    for (const [name, value] of fresh) {
+      stored.set(`${item.step}\u0000${name}`, value);
+      rows.push({ runId: run.id, step: item.step, name, value, ...(item.at ? { wallTime: new Date(item.at) } : {}) });
+    }
+    if (fresh.length > 0) results.push({ id: item.id, status: "stored" });
+    else if (differing.length > 0)
+      results.push({
+        id: item.id,
+        status: "conflict",
+        reason: `step ${item.step} already has other values for ${differing.map(([n]) => n).join(", ")}`,
+      });
+    else results.push({ id: item.id, status: "duplicate" });
+  }
+  // skipDuplicates: a concurrent batch with the same rows loses nothing and doubles nothing.
+  if (rows.length) await db().metric.createMany({ data: rows, skipDuplicates: true });
+  return summarize(results);
+}
+
+async function sampleFor(
+  projectId: string,
+  datasetId: string,
+  s: RolloutItem["sample"],
+): Promise<{ id: string } | { reason: string }> {
+  if (s.videoId) {
+    const video = await db().video.findFirst({ where: { id: s.videoId, projectId }, select: { id: true } });
+    if (!video) return { reason: `video ${s.videoId} is not in this project` };
+  }
+  const sample = await db().sample.upsert({
+    where: { datasetId_key: { datasetId, key: s.key } },
+    create: {
+      datasetId,
+      key: s.key,
+      question: s.question,
+      answer: s.answer,
+      questionType: s.questionType,
+      ...(s.options ? { options: s.options } : {}),
+      ...(s.videoId ? { videoId: s.videoId } : {}),
+    },
+    update: {},
+    select: { id: true },
+  });
+  return sample;
+}
+
+/** Rollouts with their full trajectories, stored like the workbench's own episodes. */
+export async function ingestRollouts(
+  access: ProjectAccess,
+  input: { runId: string; items: RolloutItem[] },
+): Promise<IngestBatchOutput> {
+  assertCan(access, "runs.ingest");
+  const run = await externalRun(access, input.runId);
+  assertOpen(run);
+  const datasetId = datasetOf(run);
+  const known = new Set(
+    (
+      await db().episode.findMany({
+        where: { runId: run.id, externalId: { in: input.items.map((i) => i.id) } },
+        select: { externalId: true },
+      })
+    ).map((e) => e.externalId),
+  );
+  const results: IngestItemResult[] = [];
+  for (const item of input.items) {
+    if (known.has(item.id)) {
+      results.push({ id: item.id, status: "duplicate" });
+      continue;
+    }
+    const sample = await sampleFor(access.projectId, datasetId, item.sample);
+    if ("reason" in sample) {
+      results.push({ id: item.id, status: "invalid", reason: sample.reason });
+      continue;
+    }
+    const stored = await storeEpisode(run.id, {
+      sampleId: sample.id,
+      rolloutIndex: item.step * ROLLOUT_STRIDE + item.index,
+      modelId: run.modelId,
+      k: item.k,
+      promptMode: item.promptMode,
+      status: item.status,
+      error: item.error,
+      finalText: item.finalText,
+      prediction: item.prediction,
+      score: item.score,
+      correct: item.correct,
+      overviewTimestamps: item.overviewTimestamps,
+      timings: null,
+      tokenCounts: null,
+      details: { ingested: true, step: item.step },
+      rewardTerms: item.rewardTerms ? { ...item.rewardTerms, step: item.step } : undefined,
+      externalId: item.id,
+      turns: item.turns.map((t) => ({
+        index: t.index,
+        rawText: t.rawText,
+        forcedPrefix: t.forcedPrefix,
+        forcedFinal: t.forcedFinal,
+        parsedCalls: null,
+        parseIssues: t.parseIssues,
+        promptTokens: t.promptTokens,
+        completionTokens: t.completionTokens,
+        timings: null,
+        toolCalls: t.toolCalls.map((c) => ({ ...c, durationMs: null, details: null })),
+      })),
+    });
+    known.add(item.id);
+    if (stored) results.push({ id: item.id, status: "stored" });
+    else {
+      // The unique (run, client id) or (run, sample, index) refused it: which one decides the status.
+      const same = await db().episode.findFirst({
+        where: { runId: run.id, externalId: item.id },
+        select: { id: true },
+      });
+      results.push(
+        same
+          ? { id: item.id, status: "duplicate" }
+          : {
+              id: item.id,
+              status: "conflict",
+              reason: `another rollout is stored for sample ${item.sample.key} at step ${item.step}, index ${item.index}`,
+            },
+      );
+    }
+  }
+  return summarize(results);
+}
+
+/** A page of a run's episodes with full trajectories, in storage order (bulk export for scripts). */
+export async function exportEpisodes(
+  access: ProjectAccess,
+  input: { runId: string; cursor?: string; limit: number },
+): Promise<{ items: Awaited<ReturnType<typeof getEpisode>>[]; nextCursor: string | null }> {
+  const run = await db().run.findFirst({
+    where: { id: input.runId, projectId: access.projectId },
+    select: { id: true },
+  });
+  if (!run) throw new NotFoundError("Run");
+  const rows = await db().episode.findMany({
+    where: { runId: run.id },
+    orderBy: { id: "asc" },
+    select: { id: true },
+    take: input.limit + 1,
+    ...(input.cursor ? { cursor: { id: input.cursor } } : {}),
+  });
+  const page = rows.slice(0, input.limit);
+  const items = [];
+  for (const r of page) items.push(await getEpisode(access, r.id));
+  return { items, nextCursor: rows.length > input.limit ? rows[input.limit]!.id : null };
+}
