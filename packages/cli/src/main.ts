@@ -1,14 +1,31 @@
 import type { CliIo, Command } from "./command";
 import { nanoCommand } from "./commands/nano";
 import { parseCommand } from "./commands/parse";
+import { authCommand, episodesCommand, ingestCommand, metricsCommand } from "./commands/remote";
 import { rewardCommand } from "./commands/reward";
 import { suiteCommand } from "./commands/suite";
 
 /** Every subcommand, in the order `paravt --help` lists them. */
-export const COMMANDS: readonly Command[] = [rewardCommand, parseCommand, suiteCommand, nanoCommand];
+export const COMMANDS: readonly Command[] = [
+  rewardCommand,
+  parseCommand,
+  suiteCommand,
+  nanoCommand,
+  authCommand,
+  ingestCommand,
+  metricsCommand,
+  episodesCommand,
+];
 
 /** Commands that read their own arguments; the others take none. */
-const TAKES_ARGUMENTS: ReadonlySet<Command> = new Set([suiteCommand, nanoCommand]);
+const TAKES_ARGUMENTS: ReadonlySet<Command> = new Set([
+  suiteCommand,
+  nanoCommand,
+  authCommand,
+  ingestCommand,
+  metricsCommand,
+  episodesCommand,
+]);
 
 const HELP_FLAGS = new Set(["-h", "--help"]);
 

@@ -15,7 +15,8 @@ const clientId = z
   .min(1, "Every item needs a client id")
   .max(200, "Client ids are at most 200 characters");
 
-export const EXTERNAL_RUN_KINDS = ["rl", "sft", "eval"] as const;
+/** Training runs; evaluations from elsewhere come in as reference evaluator output (evals.importReference). */
+export const EXTERNAL_RUN_KINDS = ["rl", "sft"] as const;
 
 export const externalRunCreateInput = projectRef.extend({
   /** Idempotency: creating twice with the same client id answers the first run. */
@@ -150,7 +151,12 @@ export const ingestItemResult = z.object({
 export type IngestItemResult = z.infer<typeof ingestItemResult>;
 
 export const ingestBatchOutput = z.object({
-  counts: z.record(z.enum(INGEST_ITEM_STATUSES), z.number().int()),
+  counts: z.object({
+    stored: z.number().int(),
+    duplicate: z.number().int(),
+    conflict: z.number().int(),
+    invalid: z.number().int(),
+  }),
   items: z.array(ingestItemResult),
 });
 export type IngestBatchOutput = z.infer<typeof ingestBatchOutput>;

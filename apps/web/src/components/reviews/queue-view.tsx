@@ -18,6 +18,14 @@ import { ReviewPanel, type ReviewPanelControl } from "./review-panel";
 import { ReviewProgressBar, STATUS_DOT } from "./review-progress";
 import { useLiveReviews } from "./use-live-reviews";
 
+const CHANGE_VERB: Record<string, string> = {
+  review: "changed the status or assignee of",
+  tag: "changed the tags of",
+  comment: "commented on",
+  taxonomy: "edited the taxonomy used by",
+  queue: "changed the queue of",
+};
+
 /** `?item=N` is 1-based; anything else is the first item. */
 function itemIndex(raw: string | null, count: number): number {
   const n = Number(raw);
@@ -45,7 +53,11 @@ function ItemList({ items, current, href }: { items: ReviewItemRow[]; current: n
             />
             <span className="w-7 text-right font-mono text-xs tabular-nums">{i + 1}</span>
             <span className="truncate font-mono">{it.sampleKey}</span>
-            {it.tagIds.length > 0 && <span className="ml-auto text-xs">{it.tagIds.length} tags</span>}
+            {it.tagIds.length > 0 && (
+              <span className="ml-auto text-xs">
+                {it.tagIds.length} tag{it.tagIds.length === 1 ? "" : "s"}
+              </span>
+            )}
           </Link>
         </li>
       ))}
@@ -82,6 +94,8 @@ export function QueueView({ queueId }: { queueId: string }) {
   const viewer = useRef<EpisodeViewerControl>(null);
   const panel = useRef<ReviewPanelControl>(null);
   const canWrite = can("reviews.write");
+  const me = useQuery({ ...trpc.ingest.whoami.queryOptions(), staleTime: Infinity });
+  const members = useQuery({ ...trpc.members.list.queryOptions({ projectId }), staleTime: 60_000 });
 
   // Only `item` in the URL: the viewer's `t` / `w` belong to the episode we leave.
   const href = (i: number) => `/projects/${projectId}/reviews/${queueId}?item=${i + 1}`;
@@ -116,7 +130,12 @@ export function QueueView({ queueId }: { queueId: string }) {
   if (!q) return null;
   const exportHref = (format: "csv" | "json") =>
     `/api/projects/${projectId}/reviews/queues/${queueId}/export?format=${format}`;
-  const someoneElse = live.last && live.last.episodeId === item?.episodeId;
+  // Another reviewer's change to this item (one's own changes show in the panel already).
+  const other =
+    live.last && live.last.episodeId === item?.episodeId && me.data && live.last.byUserId !== me.data.userId
+      ? live.last
+      : null;
+  const otherName = other ? (members.data?.find((m) => m.userId === other.byUserId)?.name ?? "Someone") : null;
 
   return (
     <div className="flex flex-col gap-4">
@@ -208,9 +227,9 @@ export function QueueView({ queueId }: { queueId: string }) {
               </Link>
             </div>
           )}
-          {someoneElse && live.last && (
-            <p className="text-xs text-muted" data-testid="live-change">
-              {live.last.kind} changed just now
+          {other && (
+            <p className="text-xs text-accent" data-testid="live-change" role="status">
+              {otherName} {CHANGE_VERB[other.kind]} this item just now
             </p>
           )}
           {episode.error && <Alert>{errorMessage(episode.error)}</Alert>}

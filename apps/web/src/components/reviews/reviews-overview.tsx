@@ -141,7 +141,7 @@ export function ReviewsOverview() {
       <div className="grid gap-6 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <Card>
           <CardHeader
-            title={mine ? "Assigned to me" : "Reviewed items"}
+            title={mine ? "Assigned to me" : "Queue items"}
             actions={
               <Button
                 size="sm"
