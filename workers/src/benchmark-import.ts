@@ -9,6 +9,9 @@
 // - `split`: the eval launch filters samples on `metadata.split`;
 // - `durationCategory` (VideoMME, from the loader): the SPEC §5 by-duration summary reads it;
 // - `benchmark`, and `durationS` when the benchmark publishes the video length.
+// ParaVT parquet files (benchmark `paravt-parquet`, SPEC §6) come through the same path: `dir` is
+// the file, `videoDir` the media root of its sentinel paths; rows whose video is missing are
+// skipped with the root named, and `report.parquet` keeps the per-root path counts.
 // VideoMME with subtitles: the loader already prefixes the SRT text into `question`, and
 // `metadata.subtitles` stays the loader's boolean (whether an SRT was found). The eval knob
 // `subtitles` only prefixes a *string* `metadata.subtitles`, so the text is never added twice.
@@ -38,7 +41,9 @@ async function confine(input: string, kind: "file" | "directory"): Promise<strin
 async function load(src: datasets.BenchmarkImportSource) {
   // The paths were confined when the import was requested; the roots may have changed since.
   const isFile = (await fs.stat(src.dir).catch(() => null))?.isFile() ?? false;
-  const dir = await confine(src.dir, src.benchmark === "custom" && isFile ? "file" : "directory");
+  // A custom dataset may be one file; a ParaVT parquet import (SPEC §6) always is one.
+  const fileInput = src.benchmark === "paravt-parquet" || (src.benchmark === "custom" && isFile);
+  const dir = await confine(src.dir, fileInput ? "file" : "directory");
   const videoDir = src.videoDir === undefined ? undefined : await confine(src.videoDir, "directory");
   try {
     return await loadBenchmark({
@@ -187,6 +192,8 @@ export async function importBenchmarkInto(
           },
         }
       : {}),
+    // ParaVT parquet (SPEC §6): row kinds, SFT rows kept, and the video paths per sentinel root.
+    ...(stats.parquet ? { parquet: stats.parquet } : {}),
     warnings: stats.warnings,
     skippedRows: skipped.slice(0, SKIPPED_ROWS_KEPT),
     importedAt: new Date().toISOString(),

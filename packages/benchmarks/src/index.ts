@@ -1,7 +1,8 @@
 /**
  * @paravt/benchmarks: loaders for the SPEC §5 evaluation benchmarks in their published layouts and
  * for custom JSONL / JSON / parquet datasets (normalized, zod-validated samples plus a report of the
- * rows skipped and why), and the reader of the reference evaluator's output (SPEC §6).
+ * rows skipped and why), the reader of the reference evaluator's output (SPEC §6), and the reference
+ * trainer's RL / SFT parquet files with their sentinel paths (SPEC §6): import and materialize.
  * Server-only (reads the filesystem); the registry module is pure.
  */
 export { loadBenchmark, LoadBenchmarkOptionsSchema, type LoadBenchmarkOptions } from "./load-benchmark";
@@ -22,6 +23,7 @@ export {
   type JsonRecord,
   type LoadResult,
   type LoadStats,
+  type ParquetStats,
   type QuestionType,
   type Sample,
   type SkippedRow,
@@ -41,4 +43,38 @@ export {
   type ReferenceResult,
 } from "./reference-output";
 export { srtToText, withSubtitles } from "./srt";
+export {
+  classifyPath,
+  EXAMPLES_KEPT,
+  fileUri,
+  PathTally,
+  reportLines,
+  rootDirs,
+  SENTINEL_ROOTS,
+  isSentinelRoot,
+  type MaterializeReport,
+  type PathShape,
+  type RootDirs,
+  type RootDirsInput,
+  type RootReport,
+  type SentinelRoot,
+} from "./paravt-parquet/sentinel";
+export {
+  inlineOptions,
+  mapRowPaths,
+  questionText,
+  readExtraInfo,
+  rowKind,
+  rowPaths,
+  videoPaths,
+  VIDEO_MARKER,
+  type PathSite,
+  type RowKind,
+} from "./paravt-parquet/rows";
+export {
+  materializeParquetFile,
+  materializeRows,
+  MaterializeOptionsSchema,
+  type MaterializeOptions,
+} from "./paravt-parquet/materialize";
 export { parseSpanText, spanAnswer } from "./spans";

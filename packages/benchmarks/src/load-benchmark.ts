@@ -13,6 +13,7 @@ import { loadLongVideoBench } from "./loaders/longvideobench";
 import { loadLvBench } from "./loaders/lvbench";
 import { loadMlvu } from "./loaders/mlvu";
 import { loadMmvu } from "./loaders/mmvu";
+import { loadParavtParquet } from "./loaders/paravt-parquet";
 import { loadVideoMme } from "./loaders/videomme";
 import { benchmarkInfo } from "./registry";
 import { BenchmarkIdSchema, type BenchmarkId, type LoadResult } from "./schemas";
@@ -25,13 +26,17 @@ const LOADERS: Record<BenchmarkId, Loader> = {
   mmvu: loadMmvu,
   charades_sta: loadCharadesSta,
   custom: loadCustom,
+  "paravt-parquet": loadParavtParquet,
 };
+
+/** Loaders that read a file rather than a directory (custom: either; paravt-parquet: a file). */
+const FILE_INPUT: ReadonlySet<BenchmarkId> = new Set(["custom", "paravt-parquet"]);
 
 export const LoadBenchmarkOptionsSchema = z.strictObject({
   benchmark: BenchmarkIdSchema,
-  /** The benchmark's download (custom: a folder of dataset files, or one file). */
+  /** The benchmark's download (custom: a folder of dataset files, or one file; paravt-parquet: one .parquet file). */
   dir: z.string().min(1),
-  /** Where the videos are; default: the benchmark's usual video folder inside `dir`. */
+  /** Where the videos are; default: the benchmark's usual video folder inside `dir` (paravt-parquet: the media root). */
   videoDir: z.string().min(1).optional(),
   /** Default: the benchmark's only / first split. Custom datasets take any name. */
   split: z
@@ -58,8 +63,8 @@ export async function loadBenchmark(options: LoadBenchmarkOptions): Promise<Load
 
   const dir = resolve(parsed.data.dir);
   const dirKind = await pathKind(dir);
-  if (dirKind === null || (dirKind === "file" && benchmark !== "custom")) {
-    throw new BenchmarkError("options", `${dir} is not a ${benchmark === "custom" ? "file or " : ""}directory`);
+  if (dirKind === null || (dirKind === "file" && !FILE_INPUT.has(benchmark))) {
+    throw new BenchmarkError("options", `${dir} is not a ${FILE_INPUT.has(benchmark) ? "file or " : ""}directory`);
   }
   let videoDir: string | undefined;
   if (parsed.data.videoDir !== undefined) {

@@ -212,6 +212,33 @@ export const BENCHMARKS: readonly BenchmarkInfo[] = [
     videoDirs: [""],
     variants: ["any split name (letters, digits, _ . -)", "metadata as an object or, in parquet, a JSON string"],
   },
+  {
+    id: "paravt-parquet",
+    title: "ParaVT parquet (RL / SFT)",
+    description:
+      "The reference trainer's training file (SPEC §6): RL rows (prompt with a <video> marker, videos, extra_info with answer and question_type) become samples; SFT rows (messages, videos) only when they carry such an extra_info. Video paths under longvt_source/, museg/charades/, museg/et_instruct_164k/, selfqa/ are looked up under the media root; rows whose video is missing are skipped.",
+    splits: [],
+    defaultSplit: "train",
+    questionType: "mixed",
+    metric: "by question type: accuracy (mcq), IoU (tvg), F1 / judge (oe)",
+    optionStyle: "as written in the prompt (A. x, (A) x, A) x or A: x lines)",
+    supportsSubtitles: false,
+    source: "SPEC §6 (ParaVT-Parquet rows and sentinel paths)",
+    files: [
+      { path: "<name>.parquet", required: true, description: "one RL or SFT parquet file (the path to give)" },
+      {
+        path: "longvt_source/… | museg/charades/… | museg/et_instruct_164k/… | selfqa/…",
+        required: true,
+        description: "the videos, under the media root (the video directory; default: the folder holding the file)",
+      },
+    ],
+    videoDirs: [""],
+    variants: [
+      "extra_info as a JSON string or an object",
+      "paths already materialized (file:// or absolute) when inside the media root",
+      "any split name (default train)",
+    ],
+  },
 ];
 
 export function benchmarkInfo(id: BenchmarkId): BenchmarkInfo {

@@ -4,6 +4,7 @@
 
 import { isAbsolute } from "node:path";
 import { z } from "zod";
+import type { MaterializeReport } from "./paravt-parquet/sentinel";
 
 /** SPEC §2/§6 question types: multiple choice, temporal video grounding, open-ended. */
 export const QUESTION_TYPES = ["mcq", "tvg", "oe"] as const;
@@ -15,7 +16,10 @@ export const OPTION_LETTERS = "ABCDEFGHIJ";
 export const MIN_OPTIONS = 2;
 export const MAX_OPTIONS = OPTION_LETTERS.length;
 
-/** SPEC §5 benchmarks (the needle suite has its own importer, @paravt/suite) plus user datasets. */
+/**
+ * SPEC §5 benchmarks (the needle suite has its own importer, @paravt/suite) plus user datasets and
+ * the reference trainer's RL / SFT parquet files (SPEC §6).
+ */
 export const BENCHMARK_IDS = [
   "videomme",
   "longvideobench",
@@ -24,6 +28,7 @@ export const BENCHMARK_IDS = [
   "mmvu",
   "charades_sta",
   "custom",
+  "paravt-parquet",
 ] as const;
 export const BenchmarkIdSchema = z.enum(BENCHMARK_IDS);
 export type BenchmarkId = z.output<typeof BenchmarkIdSchema>;
@@ -93,6 +98,8 @@ export const SKIP_REASONS = [
   "duplicate_key",
   /** An open-ended row of a benchmark the protocol scores as multiple choice (MMVU). */
   "not_multiple_choice",
+  /** A ParaVT SFT row (SPEC §6 `messages`) without an `extra_info` answer and question type. */
+  "unlabeled_sft_row",
 ] as const;
 export const SkipReasonSchema = z.enum(SKIP_REASONS);
 export type SkipReason = z.output<typeof SkipReasonSchema>;
@@ -129,6 +136,18 @@ export interface LoadStats {
   subtitles?: { withText: number; missing: number };
   /** Things worth showing that are not row skips (an absent optional file, a task file not found). */
   warnings: string[];
+  /** ParaVT parquet only: what kinds of rows the file held and where its video paths point. */
+  parquet?: ParquetStats;
+}
+
+/** The SPEC §6 side of a ParaVT parquet load. */
+export interface ParquetStats {
+  /** Rows by kind: RL (`prompt`), SFT (`messages`), other (neither column). */
+  rowKinds: { rl: number; sft: number; other: number };
+  /** SFT rows, and how many became samples (those with an extra_info answer and question type). */
+  sft: { rows: number; imported: number };
+  /** The rows' video paths per sentinel root (SPEC §6): references, distinct files, missing ones. */
+  paths: MaterializeReport;
 }
 
 export interface LoadResult {

@@ -1,5 +1,6 @@
 import type { CliIo, Command } from "./command";
 import { nanoCommand } from "./commands/nano";
+import { parquetCommand } from "./commands/parquet";
 import { parseCommand } from "./commands/parse";
 import { authCommand, episodesCommand, ingestCommand, metricsCommand } from "./commands/remote";
 import { rewardCommand } from "./commands/reward";
@@ -11,6 +12,7 @@ export const COMMANDS: readonly Command[] = [
   parseCommand,
   suiteCommand,
   nanoCommand,
+  parquetCommand,
   authCommand,
   ingestCommand,
   metricsCommand,
@@ -21,6 +23,7 @@ export const COMMANDS: readonly Command[] = [
 const TAKES_ARGUMENTS: ReadonlySet<Command> = new Set([
   suiteCommand,
   nanoCommand,
+  parquetCommand,
   authCommand,
   ingestCommand,
   metricsCommand,

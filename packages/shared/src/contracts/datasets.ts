@@ -40,6 +40,8 @@ export const IMPORTABLE_BENCHMARKS = [
   "mmvu",
   "charades_sta",
   "custom",
+  /** The reference trainer's RL / SFT parquet file (SPEC §6); `path` is the file, `videoDir` the media root. */
+  "paravt-parquet",
 ] as const;
 export const importableBenchmarkSchema = z.enum(IMPORTABLE_BENCHMARKS);
 
@@ -48,6 +50,9 @@ const serverPath = (what: string) => z.string().trim().min(1, `Enter the ${what}
 /**
  * A benchmark download already on the server, inside MEDIA_ROOTS (issue 7 item 5). An empty
  * `videoDir` / `split` means the loader's default (the benchmark's usual folder / split).
+ * `paravt-parquet` (issue 11): `path` is one .parquet file and `videoDir` the media root under
+ * which its sentinel paths (`longvt_source/…`, `museg/…`, `selfqa/…`, SPEC §6) lie; default: the
+ * folder holding the file.
  */
 export const importBenchmarkInput = projectRef.extend({
   name: datasetName,
@@ -144,6 +149,36 @@ export const importSkippedRowSchema = z.object({
 });
 export type ImportSkippedRow = z.infer<typeof importSkippedRowSchema>;
 
+/** SPEC §6 sentinel paths of a ParaVT parquet import, per root (see @paravt/benchmarks MaterializeReport). */
+export const parquetPathsReportSchema = z.object({
+  rows: z.number(),
+  references: z.number(),
+  materialized: z.number(),
+  roots: z.array(
+    z.object({
+      root: z.string(),
+      dir: z.string().nullable(),
+      references: z.number(),
+      materialized: z.number(),
+      files: z.number(),
+      missing: z.number(),
+      missingExamples: z.array(z.string()),
+    }),
+  ),
+  unknownShape: z.object({
+    references: z.number(),
+    examples: z.array(z.object({ path: z.string(), why: z.string() })),
+  }),
+});
+
+/** The parquet side of a `paravt-parquet` import: row kinds, SFT rows kept, video paths per root. */
+export const parquetImportReportSchema = z.object({
+  rowKinds: z.object({ rl: z.number(), sft: z.number(), other: z.number() }),
+  sft: z.object({ rows: z.number(), imported: z.number() }),
+  paths: parquetPathsReportSchema,
+});
+export type ParquetImportReport = z.infer<typeof parquetImportReportSchema>;
+
 /** `dataset.source.report` of a benchmark import (written by the worker, read by the dataset page). */
 export const benchmarkImportReportSchema = z.object({
   rows: z.number(),
@@ -158,6 +193,8 @@ export const benchmarkImportReportSchema = z.object({
   videos: z.number(),
   newVideos: z.number(),
   subtitles: z.object({ withText: z.number(), missing: z.number() }).optional(),
+  /** paravt-parquet only. */
+  parquet: parquetImportReportSchema.optional(),
   warnings: z.array(z.string()),
   /** The first skipped rows (at most SKIPPED_ROWS_KEPT), in file order. */
   skippedRows: z.array(importSkippedRowSchema),

@@ -1,7 +1,8 @@
 "use client";
-// "Import benchmark": a local copy of a SPEC §5 benchmark (or a custom JSONL / JSON / parquet set)
-// already on the server, read by @paravt/benchmarks. The registry tells the user which files the
-// loader expects; the input is validated with the same schema as the server before it is sent.
+// "Import benchmark": a local copy of a SPEC §5 benchmark (or a custom JSONL / JSON / parquet set,
+// or a ParaVT RL / SFT parquet file of the reference trainer, SPEC §6) already on the server, read
+// by @paravt/benchmarks. The registry tells the user which files the loader expects; the input is
+// validated with the same schema as the server before it is sent.
 import { importBenchmarkInput, type BenchmarkInfoOutput } from "@paravt/shared";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
@@ -48,6 +49,9 @@ export function BenchmarkImportForm({ projectId }: { projectId: string }) {
     }),
   );
   const info = registry.data?.find((b) => b.id === benchmark);
+  // A ParaVT parquet import names one file, and its "video directory" is the media root under which
+  // the sentinel paths (longvt_source/…, museg/…, selfqa/…) lie.
+  const parquet = benchmark === "paravt-parquet";
 
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -73,7 +77,7 @@ export function BenchmarkImportForm({ projectId }: { projectId: string }) {
     <Card>
       <CardHeader
         title="Import benchmark"
-        description="A local copy in its published layout, on the server inside the media roots. Rows that cannot be used are skipped and reported with their reason."
+        description="A local copy in its published layout (or a ParaVT RL / SFT parquet file of the reference trainer), on the server inside the media roots. Rows that cannot be used are skipped and reported with their reason."
       />
       <form onSubmit={onSubmit} className="flex flex-col gap-3" aria-label="Import benchmark">
         <div className="grid gap-3 md:grid-cols-[1fr_2fr]">
@@ -92,12 +96,25 @@ export function BenchmarkImportForm({ projectId }: { projectId: string }) {
         </div>
         {info && <ExpectedFiles info={info} />}
         <div className="grid gap-3 md:grid-cols-[2fr_2fr_1fr]">
-          <Field label="Benchmark directory" hint="Absolute server path (or file:// URI) inside the media roots.">
-            <Input name="path" required placeholder="/data/benchmarks/Video-MME" />
+          <Field
+            label={parquet ? "Parquet file" : "Benchmark directory"}
+            hint="Absolute server path (or file:// URI) inside the media roots."
+          >
+            <Input
+              name="path"
+              required
+              placeholder={parquet ? "/data/paravt/rl_train.parquet" : "/data/benchmarks/Video-MME"}
+            />
           </Field>
           <Field
-            label="Video directory (optional)"
-            hint={info ? `Default: ${info.videoDirs.map((d) => d || "the directory itself").join(", ")}` : undefined}
+            label={parquet ? "Media root (optional)" : "Video directory (optional)"}
+            hint={
+              parquet
+                ? "The folder holding longvt_source/, museg/…, selfqa/. Default: the folder of the file."
+                : info
+                  ? `Default: ${info.videoDirs.map((d) => d || "the directory itself").join(", ")}`
+                  : undefined
+            }
           >
             <Input name="videoDir" placeholder="default" />
           </Field>

@@ -162,8 +162,9 @@ export function listBenchmarks(): BenchmarkInfoOutput[] {
 export interface BenchmarkImportSource {
   kind: "benchmark";
   benchmark: ImportBenchmarkInput["benchmark"];
-  /** Real paths, confined to MEDIA_ROOTS when the import was requested. */
+  /** Real paths, confined to MEDIA_ROOTS when the import was requested (paravt-parquet: `dir` is the file). */
   dir: string;
+  /** paravt-parquet: the media root of the SPEC §6 sentinel paths. */
   videoDir?: string;
   split?: string;
   subtitles: boolean;
@@ -175,9 +176,10 @@ export type BenchmarkImportRequest = Omit<ImportBenchmarkInput, "projectId" | "v
   split?: string | undefined;
 };
 
-/** A custom dataset may be one file; every other benchmark is a directory. */
+/** A custom dataset may be one file, a ParaVT parquet import is one file; every other benchmark is a directory. */
 async function confineBenchmarkDir(input: string, benchmark: string): Promise<string> {
   const roots = serverEnv().MEDIA_ROOTS;
+  if (benchmark === "paravt-parquet") return confineToMediaRoots(input, roots, "file");
   if (benchmark !== "custom") return confineToMediaRoots(input, roots, "directory");
   try {
     return await confineToMediaRoots(input, roots, "directory");
