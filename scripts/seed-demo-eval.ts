@@ -69,7 +69,11 @@ async function main(): Promise<void> {
   });
   const { runs } = await evals.launchEval(access, input);
   console.log(`seed: launched the demo evaluation (${runs.length} runs)`);
-  await demoReviewQueue(access, runs.map((r) => r.id), models[0]?.id ?? null);
+  await demoReviewQueue(
+    access,
+    runs.map((r) => r.id),
+    models[0]?.id ?? null,
+  );
 }
 
 /**

@@ -112,7 +112,9 @@ describe("api tokens", () => {
     // A READ token acts as a viewer and is scoped to its own project.
     expect(await codeOf(asToken.videos.createDemo({ projectId: fx.project.id }))).toBe("FORBIDDEN");
     const other = await fx.asOwner.projects.create({ name: "Other project" });
-    expect(await codeOf(asToken.projects.byId({ projectId: other.id }))).toBe("NOT_FOUND");
+    // A token used on another project is refused outright (it names its own project anyway).
+    expect(await codeOf(asToken.projects.byId({ projectId: other.id }))).toBe("FORBIDDEN");
+    expect(await codeOf(asToken.projects.byId({ projectId: "does-not-exist" }))).toBe("FORBIDDEN");
     expect((await asToken.projects.list()).map((p) => p.id)).toEqual([fx.project.id]);
     expect(await codeOf(asToken.tokens.list({ projectId: fx.project.id }))).toBe("FORBIDDEN");
 

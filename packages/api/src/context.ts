@@ -1,22 +1,47 @@
 import { sessionUser } from "@paravt/auth";
 import { tokens, type Principal } from "@paravt/shared/server";
+import type { Transport } from "./errors";
+
+/** Where a call came from, for the token audit log (and the REST status mapping). */
+export interface RequestInfo {
+  transport: Transport;
+  /** REST: the HTTP method and URL path; tRPC: empty (the procedure's type and path are used). */
+  method: string;
+  path: string;
+  /** The first address of X-Forwarded-For, when a proxy set it. */
+  ip: string | null;
+}
 
 export interface Context {
   principal: Principal | null;
   /** Display data of a signed-in user (null for token callers). */
   user: { id: string; name: string; email: string } | null;
+  /** Absent for in-process callers (tests' createCaller). */
+  request?: RequestInfo;
+}
+
+function clientIp(headers: Headers): string | null {
+  const first = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+  return first ? first : null;
 }
 
 /**
  * Who is calling: a browser session (cookie) or a project API token
  * (`Authorization: Bearer pvt_...`). An invalid bearer token is anonymous, never an error here:
- * protected procedures then answer UNAUTHORIZED.
+ * protected procedures then answer UNAUTHORIZED. `rest` names the REST call (method and URL
+ * path) when the request came through /api/v1; without it the call is a tRPC one.
  */
-export async function createContext(opts: { headers: Headers }): Promise<Context> {
+export async function createContext(opts: {
+  headers: Headers;
+  rest?: { method: string; path: string };
+}): Promise<Context> {
+  const request: RequestInfo = opts.rest
+    ? { transport: "rest", method: opts.rest.method, path: opts.rest.path, ip: clientIp(opts.headers) }
+    : { transport: "trpc", method: "", path: "", ip: clientIp(opts.headers) };
   const bearer = opts.headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
   if (bearer) {
-    return { principal: await tokens.principalFromToken(bearer), user: null };
+    return { principal: await tokens.principalFromToken(bearer), user: null, request };
   }
   const user = await sessionUser(opts.headers);
-  return { principal: user ? { kind: "user", userId: user.id } : null, user };
+  return { principal: user ? { kind: "user", userId: user.id } : null, user, request };
 }

@@ -2,26 +2,45 @@
 //   publicProcedure -> protectedProcedure -> projectProcedure (viewer) -> projectEditorProcedure
 //                                                                    -> projectOwnerProcedure
 // Project procedures take `projectId` in their input and put the caller's access on ctx.
+// Procedures that scripts use carry `.meta({ openapi: ... })`: the REST API (/api/v1) and its
+// OpenAPI document are generated from them (src/openapi.ts).
 import { ForbiddenError, hasRole, projectRef, type Role } from "@paravt/shared";
-import { projectAccess, type ProjectAccess } from "@paravt/shared/server";
+import {
+  hitRateLimit,
+  projectAccess,
+  RateLimitExceededError,
+  tokenRateLimitKey,
+  tokens,
+  type Principal,
+  type ProjectAccess,
+} from "@paravt/shared/server";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
+import type { OpenApiMeta } from "trpc-to-openapi";
 import { z } from "zod";
 import type { Context } from "./context";
-import { toTRPCError } from "./errors";
+import { httpStatusOf, toTRPCError } from "./errors";
 
-const t = initTRPC.context<Context>().create({
-  transformer: superjson,
-  errorFormatter({ shape, error }) {
-    const zodError = error.cause instanceof z.ZodError ? error.cause : null;
-    return {
-      ...shape,
-      // A readable message for forms and scripts instead of the raw issue list.
-      message: zodError ? z.prettifyError(zodError) : shape.message,
-      data: { ...shape.data, zodIssues: zodError?.issues ?? null },
-    };
-  },
-});
+const t = initTRPC
+  .context<Context>()
+  .meta<OpenApiMeta>()
+  .create({
+    transformer: superjson,
+    errorFormatter({ shape, error, ctx }) {
+      const zodError = error.cause instanceof z.ZodError ? error.cause : null;
+      return {
+        ...shape,
+        // A readable message for forms and scripts instead of the raw issue list.
+        message: zodError ? z.prettifyError(zodError) : shape.message,
+        data: {
+          ...shape.data,
+          // The REST API answers some errors with another status than tRPC (errors.ts).
+          ...(ctx?.request?.transport === "rest" ? { httpStatus: httpStatusOf(error, "rest") } : {}),
+          zodIssues: zodError?.issues ?? null,
+        },
+      };
+    },
+  });
 
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
@@ -35,7 +54,55 @@ const domainErrors = t.middleware(async ({ next }) => {
   return res;
 });
 
-export const publicProcedure = t.procedure.use(domainErrors);
+/** Used when a hand-built token principal (tests) carries no limit; matches the column default. */
+const FALLBACK_RATE_LIMIT = 600;
+
+/**
+ * Counts the call against the token's per-minute limit. Redis trouble lets the call through
+ * (logged): the limit protects the server from runaway scripts, it is not an access rule, and
+ * a Redis outage already stops every queue.
+ */
+async function withinRateLimit(
+  principal: Extract<Principal, { kind: "token" }>,
+): Promise<RateLimitExceededError | null> {
+  const limit = principal.rateLimitPerMinute ?? FALLBACK_RATE_LIMIT;
+  try {
+    const res = await hitRateLimit(tokenRateLimitKey(principal.tokenId), limit);
+    return res.allowed ? null : new RateLimitExceededError(limit, res.retryAfterSeconds);
+  } catch (err) {
+    console.error(`rate limit of token ${principal.tokenId} not checked:`, err);
+    return null;
+  }
+}
+
+/**
+ * Calls made with an API token, over tRPC or REST: the per-token rate limit (429 beyond it) and
+ * one audit row per call with the status the caller got (tokens.recordTokenUse, written in the
+ * background). Outermost, so refusals by the procedures below (401/403/404/422) are recorded too.
+ */
+const tokenCalls = t.middleware(async ({ ctx, path, type, next }) => {
+  const principal = ctx.principal;
+  if (principal?.kind !== "token") return next();
+  const transport = ctx.request?.transport ?? "trpc";
+  const use = {
+    at: new Date(),
+    tokenId: principal.tokenId,
+    projectId: principal.projectId,
+    method: transport === "rest" ? ctx.request!.method : type,
+    path: transport === "rest" ? ctx.request!.path : path,
+    ip: ctx.request?.ip ?? null,
+  };
+  const refused = await withinRateLimit(principal);
+  if (refused) {
+    tokens.recordTokenUse({ ...use, status: 429 });
+    throw toTRPCError(refused)!;
+  }
+  const res = await next();
+  tokens.recordTokenUse({ ...use, status: res.ok ? 200 : httpStatusOf(res.error, transport) });
+  return res;
+});
+
+export const publicProcedure = t.procedure.use(tokenCalls).use(domainErrors);
 
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.principal) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first" });

@@ -2,7 +2,15 @@ import type { CliIo, Command } from "./command";
 import { nanoCommand } from "./commands/nano";
 import { parquetCommand } from "./commands/parquet";
 import { parseCommand } from "./commands/parse";
-import { authCommand, episodesCommand, ingestCommand, metricsCommand } from "./commands/remote";
+import {
+  authCommand,
+  datasetCommand,
+  episodesCommand,
+  evalCommand,
+  ingestCommand,
+  metricsCommand,
+  runsCommand,
+} from "./commands/remote";
 import { rewardCommand } from "./commands/reward";
 import { suiteCommand } from "./commands/suite";
 
@@ -15,6 +23,9 @@ export const COMMANDS: readonly Command[] = [
   parquetCommand,
   authCommand,
   ingestCommand,
+  datasetCommand,
+  evalCommand,
+  runsCommand,
   metricsCommand,
   episodesCommand,
 ];
@@ -26,6 +37,9 @@ const TAKES_ARGUMENTS: ReadonlySet<Command> = new Set([
   parquetCommand,
   authCommand,
   ingestCommand,
+  datasetCommand,
+  evalCommand,
+  runsCommand,
   metricsCommand,
   episodesCommand,
 ]);
@@ -42,7 +56,9 @@ Commands:
 ${lines.join("\n")}
   ${"help".padEnd(width)}  show help for a command (paravt help <command>)
 
-Commands read JSON Lines on stdin and write one JSON line per input line on stdout.
+reward and parse read JSON Lines on stdin and write one JSON line per input line on stdout.
+auth, ingest, dataset, eval, runs, metrics and episodes talk to a running workbench through its
+REST API (/api/v1): log in first with "paravt auth login --url URL --token pvt_…".
 Run "paravt <command> --help" for the input and output of a command.
 `;
 }

@@ -69,6 +69,10 @@ type Body<P extends keyof paths, M extends "post" | "put" | "patch"> = paths[P][
   ? B
   : never;
 
+type RunStatus = "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+const FINISHED: ReadonlySet<string> = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
+export type RunSummary = operations["runs-byId"]["responses"][200]["content"]["application/json"];
+
 export type MetricItem = Body<"/projects/{projectId}/external-runs/{runId}/metrics", "post">["items"][number];
 export type RolloutItem = Body<"/projects/{projectId}/external-runs/{runId}/rollouts", "post">["items"][number];
 
@@ -125,6 +129,65 @@ export function createParavtClient(o: ParavtClientOptions) {
         yield* page.items;
         cursor = page.nextCursor ?? undefined;
       } while (cursor);
+    },
+
+    // ----- runs, evaluations, datasets -----
+    listRuns: (projectId: string, query: { status?: RunStatus; limit?: number } = {}) =>
+      unwrap(raw.GET("/projects/{projectId}/runs", { params: { path: { projectId }, query } })),
+    getRun: (projectId: string, runId: string) =>
+      unwrap(raw.GET("/projects/{projectId}/runs/{runId}", { params: { path: { projectId, runId } } })),
+    metricNames: (projectId: string, runId: string) =>
+      unwrap(raw.GET("/projects/{projectId}/runs/{runId}/metric-names", { params: { path: { projectId, runId } } })),
+    /** Every point of the named series, all pages of the export concatenated (CSV or JSON rows). */
+    async exportMetrics(projectId: string, runId: string, names: string[], format: "csv" | "json") {
+      const parts: string[] = [];
+      let afterStep: number | undefined;
+      for (;;) {
+        const page = await unwrap(
+          raw.GET("/projects/{projectId}/runs/{runId}/metrics/export", {
+            params: {
+              path: { projectId, runId },
+              query: { names, format, ...(afterStep !== undefined ? { afterStep } : {}) },
+            },
+          }),
+        );
+        parts.push(page.content);
+        if (page.nextAfterStep === null) break;
+        afterStep = page.nextAfterStep;
+      }
+      if (format === "csv") return parts.join("");
+      return JSON.stringify(parts.flatMap((p) => (p ? (JSON.parse(p) as unknown[]) : [])));
+    },
+    launchEval: (projectId: string, body: Body<"/projects/{projectId}/evals", "post">) =>
+      unwrap(raw.POST("/projects/{projectId}/evals", { params: { path: { projectId } }, body })),
+    listDatasets: (projectId: string) =>
+      unwrap(raw.GET("/projects/{projectId}/datasets", { params: { path: { projectId } } })),
+    importSuite: (projectId: string, body: Body<"/projects/{projectId}/datasets/import-suite", "post">) =>
+      unwrap(raw.POST("/projects/{projectId}/datasets/import-suite", { params: { path: { projectId } }, body })),
+    importBenchmark: (projectId: string, body: Body<"/projects/{projectId}/datasets/import-benchmark", "post">) =>
+      unwrap(raw.POST("/projects/{projectId}/datasets/import-benchmark", { params: { path: { projectId } }, body })),
+
+    /**
+     * Polls runs until each is finished (SUCCEEDED, FAILED or CANCELLED), reporting every change;
+     * resolves with their final state.
+     */
+    async waitForRuns(
+      projectId: string,
+      runIds: string[],
+      onChange: (runs: RunSummary[]) => void,
+      opts: { intervalMs?: number; signal?: AbortSignal } = {},
+    ): Promise<RunSummary[]> {
+      let last = "";
+      for (;;) {
+        const runs: RunSummary[] = [];
+        for (const id of runIds) runs.push(await api.getRun(projectId, id));
+        const key = JSON.stringify(runs.map((r) => [r.status, r.progress, r.message]));
+        if (key !== last) onChange(runs);
+        last = key;
+        if (runs.every((r) => FINISHED.has(r.status))) return runs;
+        if (opts.signal?.aborted) throw new Error("stopped waiting");
+        await new Promise((r) => setTimeout(r, opts.intervalMs ?? 1000));
+      }
     },
 
     /** The uploader's view of the ingestion endpoints of one project (paravt ingest). */

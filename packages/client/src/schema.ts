@@ -1,5 +1,815 @@
 // Generated from openapi.json by scripts/generate.ts (openapi-typescript). Do not edit.
 export interface paths {
+    "/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Projects the caller can see (a token sees its own project only) */
+        get: operations["projects-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One project with the caller's role
+         * @description Token scope: READ.
+         */
+        get: operations["projects-byId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Members of the project (user ids for review assignees and mentions)
+         * @description Token scope: READ.
+         */
+        get: operations["members-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Runs (jobs, trainings, evaluations) of the project, newest first
+         * @description Token scope: READ.
+         */
+        get: operations["runs-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One run with its status and progress
+         * @description Token scope: READ.
+         */
+        get: operations["runs-byId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/runs/{runId}/metric-names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The metric series a run has (names, point counts, step extent)
+         * @description Token scope: READ.
+         */
+        get: operations["runs-metricNames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/runs/{runId}/metrics/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Metric series by step or wall time, optionally a zoom window, downsampled (min/max kept) to maxPoints
+         * @description Token scope: READ.
+         */
+        post: operations["runs-metrics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/runs/{runId}/metrics/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every point of the chosen series as CSV or JSON, one page of steps per call
+         * @description Token scope: READ.
+         */
+        get: operations["runs-metricsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/runs/{runId}/steps/{step}/rollouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rollouts an RL run kept of one step, with the nearest steps that have some
+         * @description Token scope: READ.
+         */
+        get: operations["runs-stepRollouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/runs/{runId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a queued or running run
+         * @description Token scope: WRITE.
+         */
+        post: operations["runs-cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/videos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Videos of the project, optionally filtered by name
+         * @description Token scope: READ.
+         */
+        get: operations["videos-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/videos/{videoId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One video with its probe metadata and status
+         * @description Token scope: READ.
+         */
+        get: operations["videos-byId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/videos/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a video file on the server (path or file:// URI inside MEDIA_ROOTS) and probe it
+         * @description Token scope: WRITE.
+         */
+        post: operations["videos-register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/videos/demo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a synthetic demo video on a worker
+         * @description Token scope: LAUNCH (and the editor role).
+         */
+        post: operations["videos-createDemo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/datasets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Datasets of the project
+         * @description Token scope: READ.
+         */
+        get: operations["datasets-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/datasets/{datasetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One dataset (source, import report, counts by question type)
+         * @description Token scope: READ.
+         */
+        get: operations["datasets-byId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/datasets/{datasetId}/samples": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Samples of a dataset, one cursor page at a time
+         * @description Token scope: READ.
+         */
+        get: operations["datasets-samples"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/datasets/generate-suite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a needle suite on a worker and import it
+         * @description Token scope: LAUNCH (and the editor role).
+         */
+        post: operations["datasets-generateSuite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/datasets/import-suite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a suite directory on the server (inside MEDIA_ROOTS)
+         * @description Token scope: LAUNCH (and the editor role).
+         */
+        post: operations["datasets-importSuite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/benchmarks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Benchmarks a local copy can be imported from, with their expected files */
+        get: operations["datasets-benchmarks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/datasets/import-benchmark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a local benchmark copy (inside MEDIA_ROOTS) as a dataset
+         * @description Token scope: LAUNCH (and the editor role).
+         */
+        post: operations["datasets-importBenchmark"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/datasets/{datasetId}/reimport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a benchmark dataset again with its stored options
+         * @description Token scope: LAUNCH (and the editor role).
+         */
+        post: operations["datasets-reimportBenchmark"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Models of the registry (API keys are never returned: hasApiKey only)
+         * @description Token scope: READ.
+         */
+        get: operations["models-list"];
+        put?: never;
+        /**
+         * Register a nano checkpoint, an OpenAI-compatible endpoint (apiKey is write-only) or an external model
+         * @description Token scope: WRITE.
+         */
+        post: operations["models-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/models/{modelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a model
+         * @description Token scope: WRITE.
+         */
+        delete: operations["models-delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a model or replace / remove its API key
+         * @description Token scope: WRITE.
+         */
+        patch: operations["models-update"];
+        trace?: never;
+    };
+    "/projects/{projectId}/training/sft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Launch cold-start SFT of ParaVT-nano on a needle suite
+         * @description Token scope: LAUNCH (and the editor role).
+         */
+        post: operations["training-launchSft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/training/rl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Launch PARA-GRPO / vanilla GRPO of ParaVT-nano on a needle suite
+         * @description Token scope: LAUNCH (and the editor role).
+         */
+        post: operations["training-launchRl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/evals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Launch models x datasets x prompt modes x K as one group of eval runs
+         * @description Token scope: LAUNCH (and the editor role).
+         */
+        post: operations["evals-launch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/evals/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent evaluation groups with their runs, progress and summaries
+         * @description Token scope: READ.
+         */
+        get: operations["evals-groups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/evals/groups/{groupId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One evaluation group
+         * @description Token scope: READ.
+         */
+        get: operations["evals-group"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/evals/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One eval run: settings and SPEC §5 summary
+         * @description Token scope: READ.
+         */
+        get: operations["evals-byId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/evals/runs/{runId}/samples": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per-sample rows of an eval run, filtered, one cursor page at a time
+         * @description Token scope: READ.
+         */
+        get: operations["evals-samples"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/episodes/{episodeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One episode's full trajectory: turns, raw text, tool calls with windows and outputs
+         * @description Token scope: READ.
+         */
+        get: operations["evals-episode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/evals/matrix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Results matrix of a group or of chosen runs
+         * @description Token scope: READ.
+         */
+        get: operations["evals-matrix"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/evals/import-reference": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import one dataset's reference evaluator output (SPEC §6) as a run
+         * @description Token scope: WRITE.
+         */
+        post: operations["evals-importReference"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/reviews/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's failure taxonomy
+         * @description Token scope: READ.
+         */
+        get: operations["reviews-tags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/reviews/queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Review queues with progress
+         * @description Token scope: READ.
+         */
+        get: operations["reviews-queues"];
+        put?: never;
+        /**
+         * Build a review queue from one run's episodes by a filter
+         * @description Token scope: WRITE.
+         */
+        post: operations["reviews-createQueue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/reviews/queues/{queueId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One review queue with its items
+         * @description Token scope: READ.
+         */
+        get: operations["reviews-queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/reviews/episodes/{episodeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The review of one episode: status, assignee, tags, comments
+         * @description Token scope: READ.
+         */
+        get: operations["reviews-review"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set an episode's review status and / or assignee
+         * @description Token scope: WRITE.
+         */
+        patch: operations["reviews-update"];
+        trace?: never;
+    };
+    "/projects/{projectId}/reviews/episodes/{episodeId}/tags/{tagId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add (on: true) or remove (on: false) a failure tag on an episode
+         * @description Token scope: WRITE.
+         */
+        put: operations["reviews-setTag"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/reviews/episodes/{episodeId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Comment on an episode, optionally pinned to a video time, with @-mentions
+         * @description Token scope: WRITE.
+         */
+        post: operations["reviews-comment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/whoami": {
         parameters: {
             query?: never;
@@ -102,149 +912,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/videos/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a video file as the raw request body (streamed to disk; the type is sniffed from its bytes)
+         * @description Token scope: WRITE. Send the bytes as the body (any Content-Type) and the file name, URI-encoded, in X-File-Name. Larger than UPLOAD_MAX_BYTES: 413. Bytes that are not a video container: 415.
+         */
+        post: operations["videos-upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /**
-         * Invalid input data error (400)
-         * @description The error information
-         * @example {
-         *       "code": "BAD_REQUEST",
-         *       "message": "Invalid input data",
-         *       "issues": []
-         *     }
-         */
-        "error.BAD_REQUEST": {
-            /**
-             * @description The error message
-             * @example Invalid input data
-             */
+        Error: {
+            /** @description What went wrong, readable */
             message: string;
-            /**
-             * @description The error code
-             * @example BAD_REQUEST
-             */
+            /** @description tRPC error code, e.g. UNAUTHORIZED, FORBIDDEN, NOT_FOUND, BAD_REQUEST */
             code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
+            /** @description 422 from input validation: the zod issues (path, message, code) */
             issues?: {
                 message: string;
             }[];
         };
-        /**
-         * Authorization not provided error (401)
-         * @description The error information
-         * @example {
-         *       "code": "UNAUTHORIZED",
-         *       "message": "Authorization not provided",
-         *       "issues": []
-         *     }
-         */
-        "error.UNAUTHORIZED": {
-            /**
-             * @description The error message
-             * @example Authorization not provided
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example UNAUTHORIZED
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
-        /**
-         * Insufficient access error (403)
-         * @description The error information
-         * @example {
-         *       "code": "FORBIDDEN",
-         *       "message": "Insufficient access",
-         *       "issues": []
-         *     }
-         */
-        "error.FORBIDDEN": {
-            /**
-             * @description The error message
-             * @example Insufficient access
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example FORBIDDEN
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
-        /**
-         * Not found error (404)
-         * @description The error information
-         * @example {
-         *       "code": "NOT_FOUND",
-         *       "message": "Not found",
-         *       "issues": []
-         *     }
-         */
-        "error.NOT_FOUND": {
-            /**
-             * @description The error message
-             * @example Not found
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example NOT_FOUND
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
-        };
-        /**
-         * Internal server error error (500)
-         * @description The error information
-         * @example {
-         *       "code": "INTERNAL_SERVER_ERROR",
-         *       "message": "Internal server error",
-         *       "issues": []
-         *     }
-         */
-        "error.INTERNAL_SERVER_ERROR": {
-            /**
-             * @description The error message
-             * @example Internal server error
-             */
-            message: string;
-            /**
-             * @description The error code
-             * @example INTERNAL_SERVER_ERROR
-             */
-            code: string;
-            /**
-             * @description An array of issues that were responsible for the error
-             * @example []
-             */
-            issues?: {
-                message: string;
-            }[];
+        RouteError: {
+            /** @description What went wrong, readable */
+            error: string;
         };
     };
     responses: never;
@@ -255,6 +959,5381 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    "projects-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        slug: string;
+                        description: string;
+                        /** @enum {string} */
+                        role: "VIEWER" | "EDITOR" | "OWNER";
+                        memberCount: number;
+                        videoCount: number;
+                        runCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "projects-byId": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        slug: string;
+                        description: string;
+                        /** @enum {string} */
+                        role: "VIEWER" | "EDITOR" | "OWNER";
+                        memberCount: number;
+                        videoCount: number;
+                        runCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "members-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        userId: string;
+                        name: string;
+                        email: string;
+                        /** @enum {string} */
+                        role: "VIEWER" | "EDITOR" | "OWNER";
+                        /** Format: date-time */
+                        joinedAt: string;
+                    }[];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "runs-list": {
+        parameters: {
+            query?: {
+                status?: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        kind: "sft" | "rl" | "eval" | "import" | "job";
+                        jobName: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+                        progress: number;
+                        message: string | null;
+                        error: string | null;
+                        attempts: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        startedAt: string | null;
+                        finishedAt: string | null;
+                        createdBy: string | null;
+                    }[];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "runs-byId": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        kind: "sft" | "rl" | "eval" | "import" | "job";
+                        jobName: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+                        progress: number;
+                        message: string | null;
+                        error: string | null;
+                        attempts: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        startedAt: string | null;
+                        finishedAt: string | null;
+                        createdBy: string | null;
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "runs-metricNames": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        count: number;
+                        firstStep: number;
+                        lastStep: number;
+                    }[];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "runs-metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    names: string[];
+                    /** @default 600 */
+                    maxPoints?: number;
+                    /**
+                     * @default step
+                     * @enum {string}
+                     */
+                    x?: "step" | "time";
+                    range?: {
+                        from: number;
+                        to: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string;
+                        total: number;
+                        points: {
+                            step: number;
+                            t: number;
+                            value: number;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "runs-metricsExport": {
+        parameters: {
+            query: {
+                names: string[];
+                format: "csv" | "json";
+                afterStep?: number;
+                limitSteps?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        format: "csv" | "json";
+                        content: string;
+                        rows: number;
+                        nextAfterStep: number | null;
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "runs-stepRollouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                runId: string;
+                step: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        step: number;
+                        items: {
+                            episodeId: string;
+                            rollout: number;
+                            rolloutIndex: number;
+                            sample: {
+                                id: string;
+                                key: string;
+                                answer: string;
+                            };
+                            k: number;
+                            promptMode: string;
+                            /** @enum {string} */
+                            status: "OK" | "ERROR";
+                            error: string | null;
+                            prediction: string | null;
+                            correct: boolean | null;
+                            score: number | null;
+                            toolCallCount: number;
+                            rewardTerms: {
+                                [key: string]: number | boolean | string;
+                            } | null;
+                        }[];
+                        prev: number | null;
+                        next: number | null;
+                        nearest: number | null;
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "runs-cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        kind: "sft" | "rl" | "eval" | "import" | "job";
+                        jobName: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+                        progress: number;
+                        message: string | null;
+                        error: string | null;
+                        attempts: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        startedAt: string | null;
+                        finishedAt: string | null;
+                        createdBy: string | null;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "videos-list": {
+        parameters: {
+            query?: {
+                query?: string;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        source: "UPLOAD" | "PATH" | "GENERATED";
+                        /** @enum {string} */
+                        status: "PENDING" | "PROBING" | "PROCESSING" | "READY" | "FAILED";
+                        error: string | null;
+                        durationS: number | null;
+                        width: number | null;
+                        height: number | null;
+                        fps: number | null;
+                        codec: string | null;
+                        sizeBytes: number | null;
+                        hasThumbnail: boolean;
+                        hasFilmstrip: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "videos-byId": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                videoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        source: "UPLOAD" | "PATH" | "GENERATED";
+                        /** @enum {string} */
+                        status: "PENDING" | "PROBING" | "PROCESSING" | "READY" | "FAILED";
+                        error: string | null;
+                        durationS: number | null;
+                        width: number | null;
+                        height: number | null;
+                        fps: number | null;
+                        codec: string | null;
+                        sizeBytes: number | null;
+                        hasThumbnail: boolean;
+                        hasFilmstrip: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "videos-register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    path: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        video: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            source: "UPLOAD" | "PATH" | "GENERATED";
+                            /** @enum {string} */
+                            status: "PENDING" | "PROBING" | "PROCESSING" | "READY" | "FAILED";
+                            error: string | null;
+                            durationS: number | null;
+                            width: number | null;
+                            height: number | null;
+                            fps: number | null;
+                            codec: string | null;
+                            sizeBytes: number | null;
+                            hasThumbnail: boolean;
+                            hasFilmstrip: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        runId: string;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "videos-createDemo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @default 20 */
+                    durationS?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        video: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            source: "UPLOAD" | "PATH" | "GENERATED";
+                            /** @enum {string} */
+                            status: "PENDING" | "PROBING" | "PROCESSING" | "READY" | "FAILED";
+                            error: string | null;
+                            durationS: number | null;
+                            width: number | null;
+                            height: number | null;
+                            fps: number | null;
+                            codec: string | null;
+                            sizeBytes: number | null;
+                            hasThumbnail: boolean;
+                            hasFilmstrip: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        runId: string;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "datasets-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        source: {
+                            [key: string]: unknown;
+                        };
+                        sampleCount: number;
+                        countsByType: {
+                            [key: string]: number;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "datasets-byId": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                datasetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        source: {
+                            [key: string]: unknown;
+                        };
+                        sampleCount: number;
+                        countsByType: {
+                            [key: string]: number;
+                        };
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "datasets-samples": {
+        parameters: {
+            query?: {
+                questionType?: "mcq" | "tvg" | "oe";
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                datasetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            key: string;
+                            question: string;
+                            options: string[] | null;
+                            answer: string;
+                            /** @enum {string} */
+                            questionType: "mcq" | "tvg" | "oe";
+                            videoId: string | null;
+                            videoName: string | null;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "datasets-generateSuite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @default 1 */
+                    seed?: number;
+                    /** @default 5 */
+                    count?: number;
+                    /** @default 1 */
+                    minMinutes?: number;
+                    /** @default 3 */
+                    maxMinutes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        dataset: {
+                            id: string;
+                            name: string;
+                            description: string;
+                            source: {
+                                [key: string]: unknown;
+                            };
+                            sampleCount: number;
+                            countsByType: {
+                                [key: string]: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        runId: string;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "datasets-importSuite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    path: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        dataset: {
+                            id: string;
+                            name: string;
+                            description: string;
+                            source: {
+                                [key: string]: unknown;
+                            };
+                            sampleCount: number;
+                            countsByType: {
+                                [key: string]: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        runId: string;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "datasets-benchmarks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        id: "videomme" | "longvideobench" | "lvbench" | "mlvu" | "mmvu" | "charades_sta" | "custom" | "paravt-parquet";
+                        title: string;
+                        description: string;
+                        splits: string[];
+                        defaultSplit: string;
+                        questionType: string;
+                        metric: string;
+                        supportsSubtitles: boolean;
+                        source: string;
+                        files: {
+                            path: string;
+                            required: boolean;
+                            description: string;
+                        }[];
+                        videoDirs: string[];
+                        variants: string[];
+                    }[];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "datasets-importBenchmark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    benchmark: "videomme" | "longvideobench" | "lvbench" | "mlvu" | "mmvu" | "charades_sta" | "custom" | "paravt-parquet";
+                    path: string;
+                    videoDir?: string;
+                    split?: string;
+                    /** @default false */
+                    subtitles?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        dataset: {
+                            id: string;
+                            name: string;
+                            description: string;
+                            source: {
+                                [key: string]: unknown;
+                            };
+                            sampleCount: number;
+                            countsByType: {
+                                [key: string]: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        runId: string;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "datasets-reimportBenchmark": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                datasetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runId: string;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "models-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        kind: "NANO_CHECKPOINT" | "OPENAI_COMPATIBLE" | "EXTERNAL";
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        hasApiKey: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "models-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    config: {
+                        /** @constant */
+                        kind: "OPENAI_COMPATIBLE";
+                        /** Format: uri */
+                        baseUrl: string;
+                        servedModel: string;
+                    } | {
+                        /** @constant */
+                        kind: "NANO_CHECKPOINT";
+                        checkpoint: string;
+                    } | {
+                        /** @constant */
+                        kind: "EXTERNAL";
+                        /** @default  */
+                        description?: string;
+                    };
+                    apiKey?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        kind: "NANO_CHECKPOINT" | "OPENAI_COMPATIBLE" | "EXTERNAL";
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        hasApiKey: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "models-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                modelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "models-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                modelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    apiKey?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        kind: "NANO_CHECKPOINT" | "OPENAI_COMPATIBLE" | "EXTERNAL";
+                        config: {
+                            [key: string]: unknown;
+                        };
+                        hasApiKey: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "training-launchSft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    datasetId: string;
+                    name: string;
+                    /**
+                     * @default tiny
+                     * @enum {string}
+                     */
+                    preset?: "tiny" | "small" | "default";
+                    /** @default 200 */
+                    steps?: number;
+                    /** @default 4 */
+                    batchSize?: number;
+                    /** @default 0.001 */
+                    lr?: number;
+                    /** @default 1 */
+                    seed?: number;
+                    /** @default 50 */
+                    checkpointEvery?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        kind: "sft" | "rl" | "eval" | "import" | "job";
+                        jobName: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+                        progress: number;
+                        message: string | null;
+                        error: string | null;
+                        attempts: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        startedAt: string | null;
+                        finishedAt: string | null;
+                        createdBy: string | null;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "training-launchRl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    datasetId: string;
+                    modelId?: string;
+                    name: string;
+                    /**
+                     * @default para-grpo
+                     * @enum {string}
+                     */
+                    preset?: "para-grpo" | "vanilla-grpo";
+                    /** @default 100 */
+                    steps?: number;
+                    /** @default 10 */
+                    checkpointEvery?: number;
+                    /** @default 1 */
+                    seed?: number;
+                    /** @default {} */
+                    overrides?: {
+                        groupSize?: number;
+                        promptsPerStep?: number;
+                        maxNewTokens?: number;
+                        maxTurns?: number;
+                        maxParallel?: number;
+                        temperature?: number;
+                        validationTemperature?: number;
+                        lr?: number;
+                        clip?: number;
+                        klCoef?: number;
+                        rewardBias?: number;
+                        rewardScale?: number;
+                        behaviourCap?: number;
+                        gradClip?: number;
+                        microBatchSize?: number;
+                        validateEvery?: number;
+                        validationSize?: number;
+                        formatWeight?: number;
+                        anchorWeight?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        kind: "sft" | "rl" | "eval" | "import" | "job";
+                        jobName: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+                        progress: number;
+                        message: string | null;
+                        error: string | null;
+                        attempts: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        startedAt: string | null;
+                        finishedAt: string | null;
+                        createdBy: string | null;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "evals-launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    modelIds: string[];
+                    datasetIds: string[];
+                    modes: ("direct" | "reasoning" | "agentic_general" | "agentic_minimal")[];
+                    ks: number[];
+                    /** @default {} */
+                    knobs?: {
+                        /** @default 0 */
+                        temperature?: number;
+                        /** @default 2048 */
+                        maxTokens?: number;
+                        /** @default 3 */
+                        maxTurns?: number;
+                        /** @default 5 */
+                        maxParallel?: number;
+                        /** @default false */
+                        thinkPrefix?: boolean;
+                        /**
+                         * @default evaluator
+                         * @enum {string}
+                         */
+                        dispatch?: "evaluator" | "subagent";
+                        /** @default false */
+                        subtitles?: boolean;
+                        /** @enum {string} */
+                        promptPreset?: "generic" | "nano";
+                        prompts?: {
+                            [key: string]: string;
+                        };
+                    };
+                    sampleLimit?: number;
+                    split?: string;
+                    /** @default 25 */
+                    shardSize?: number;
+                    sampleIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        group: {
+                            id: string;
+                            name: string;
+                        };
+                        runs: {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "sft" | "rl" | "eval" | "import" | "job";
+                            jobName: string;
+                            name: string;
+                            /** @enum {string} */
+                            status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+                            progress: number;
+                            message: string | null;
+                            error: string | null;
+                            attempts: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            startedAt: string | null;
+                            finishedAt: string | null;
+                            createdBy: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "evals-groups": {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        runs: {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "sft" | "rl" | "eval" | "import" | "job";
+                            jobName: string;
+                            name: string;
+                            /** @enum {string} */
+                            status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+                            progress: number;
+                            message: string | null;
+                            error: string | null;
+                            attempts: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            startedAt: string | null;
+                            finishedAt: string | null;
+                            createdBy: string | null;
+                            group: {
+                                id: string;
+                                name: string;
+                            };
+                            model: {
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                kind: "NANO_CHECKPOINT" | "OPENAI_COMPATIBLE" | "EXTERNAL";
+                            } | null;
+                            dataset: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @enum {string} */
+                            mode: "direct" | "reasoning" | "agentic_general" | "agentic_minimal";
+                            k: number;
+                            withTool: boolean;
+                            knobs: {
+                                /** @default 0 */
+                                temperature: number;
+                                /** @default 2048 */
+                                maxTokens: number;
+                                /** @default 3 */
+                                maxTurns: number;
+                                /** @default 5 */
+                                maxParallel: number;
+                                /** @default false */
+                                thinkPrefix: boolean;
+                                /**
+                                 * @default evaluator
+                                 * @enum {string}
+                                 */
+                                dispatch: "evaluator" | "subagent";
+                                /** @default false */
+                                subtitles: boolean;
+                                /** @enum {string} */
+                                promptPreset?: "generic" | "nano";
+                                prompts?: {
+                                    [key: string]: string;
+                                };
+                            } | null;
+                            imported: boolean;
+                            summary: {
+                                samples: number;
+                                stored: number;
+                                answered: number;
+                                errors: number;
+                                mcq: {
+                                    n: number;
+                                    correct: number;
+                                    accuracy: number | null;
+                                } | null;
+                                byDuration: {
+                                    [key: string]: {
+                                        n: number;
+                                        correct: number;
+                                        accuracy: number | null;
+                                    };
+                                } | null;
+                                grounding: {
+                                    n: number;
+                                    mIoU: number;
+                                    r03: number;
+                                    r05: number;
+                                    r07: number;
+                                } | null;
+                                openEnded: {
+                                    n: number;
+                                    meanScore: number;
+                                } | null;
+                                avgToolCalls: number | null;
+                                toolUsageRate: number | null;
+                            };
+                        }[];
+                    }[];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "evals-group": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        runs: {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "sft" | "rl" | "eval" | "import" | "job";
+                            jobName: string;
+                            name: string;
+                            /** @enum {string} */
+                            status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+                            progress: number;
+                            message: string | null;
+                            error: string | null;
+                            attempts: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            startedAt: string | null;
+                            finishedAt: string | null;
+                            createdBy: string | null;
+                            group: {
+                                id: string;
+                                name: string;
+                            };
+                            model: {
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                kind: "NANO_CHECKPOINT" | "OPENAI_COMPATIBLE" | "EXTERNAL";
+                            } | null;
+                            dataset: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @enum {string} */
+                            mode: "direct" | "reasoning" | "agentic_general" | "agentic_minimal";
+                            k: number;
+                            withTool: boolean;
+                            knobs: {
+                                /** @default 0 */
+                                temperature: number;
+                                /** @default 2048 */
+                                maxTokens: number;
+                                /** @default 3 */
+                                maxTurns: number;
+                                /** @default 5 */
+                                maxParallel: number;
+                                /** @default false */
+                                thinkPrefix: boolean;
+                                /**
+                                 * @default evaluator
+                                 * @enum {string}
+                                 */
+                                dispatch: "evaluator" | "subagent";
+                                /** @default false */
+                                subtitles: boolean;
+                                /** @enum {string} */
+                                promptPreset?: "generic" | "nano";
+                                prompts?: {
+                                    [key: string]: string;
+                                };
+                            } | null;
+                            imported: boolean;
+                            summary: {
+                                samples: number;
+                                stored: number;
+                                answered: number;
+                                errors: number;
+                                mcq: {
+                                    n: number;
+                                    correct: number;
+                                    accuracy: number | null;
+                                } | null;
+                                byDuration: {
+                                    [key: string]: {
+                                        n: number;
+                                        correct: number;
+                                        accuracy: number | null;
+                                    };
+                                } | null;
+                                grounding: {
+                                    n: number;
+                                    mIoU: number;
+                                    r03: number;
+                                    r05: number;
+                                    r07: number;
+                                } | null;
+                                openEnded: {
+                                    n: number;
+                                    meanScore: number;
+                                } | null;
+                                avgToolCalls: number | null;
+                                toolUsageRate: number | null;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "evals-byId": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        kind: "sft" | "rl" | "eval" | "import" | "job";
+                        jobName: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+                        progress: number;
+                        message: string | null;
+                        error: string | null;
+                        attempts: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        startedAt: string | null;
+                        finishedAt: string | null;
+                        createdBy: string | null;
+                        group: {
+                            id: string;
+                            name: string;
+                        };
+                        model: {
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "NANO_CHECKPOINT" | "OPENAI_COMPATIBLE" | "EXTERNAL";
+                        } | null;
+                        dataset: {
+                            id: string;
+                            name: string;
+                        } | null;
+                        /** @enum {string} */
+                        mode: "direct" | "reasoning" | "agentic_general" | "agentic_minimal";
+                        k: number;
+                        withTool: boolean;
+                        knobs: {
+                            /** @default 0 */
+                            temperature: number;
+                            /** @default 2048 */
+                            maxTokens: number;
+                            /** @default 3 */
+                            maxTurns: number;
+                            /** @default 5 */
+                            maxParallel: number;
+                            /** @default false */
+                            thinkPrefix: boolean;
+                            /**
+                             * @default evaluator
+                             * @enum {string}
+                             */
+                            dispatch: "evaluator" | "subagent";
+                            /** @default false */
+                            subtitles: boolean;
+                            /** @enum {string} */
+                            promptPreset?: "generic" | "nano";
+                            prompts?: {
+                                [key: string]: string;
+                            };
+                        } | null;
+                        imported: boolean;
+                        summary: {
+                            samples: number;
+                            stored: number;
+                            answered: number;
+                            errors: number;
+                            mcq: {
+                                n: number;
+                                correct: number;
+                                accuracy: number | null;
+                            } | null;
+                            byDuration: {
+                                [key: string]: {
+                                    n: number;
+                                    correct: number;
+                                    accuracy: number | null;
+                                };
+                            } | null;
+                            grounding: {
+                                n: number;
+                                mIoU: number;
+                                r03: number;
+                                r05: number;
+                                r07: number;
+                            } | null;
+                            openEnded: {
+                                n: number;
+                                meanScore: number;
+                            } | null;
+                            avgToolCalls: number | null;
+                            toolUsageRate: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "evals-samples": {
+        parameters: {
+            query?: {
+                outcome?: "correct" | "wrong" | "error";
+                questionType?: "mcq" | "tvg" | "oe";
+                minToolCalls?: number;
+                maxToolCalls?: number;
+                k?: number;
+                duration?: "short" | "medium" | "long";
+                flippedAgainst?: string;
+                flipDirection?: "right_to_wrong" | "wrong_to_right" | "any";
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            episodeId: string;
+                            sampleId: string;
+                            key: string;
+                            question: string;
+                            /** @enum {string} */
+                            questionType: "mcq" | "tvg" | "oe";
+                            answer: string;
+                            prediction: string | null;
+                            correct: boolean | null;
+                            score: number | null;
+                            /** @enum {string} */
+                            status: "OK" | "ERROR";
+                            error: string | null;
+                            toolCallCount: number;
+                            k: number;
+                            rolloutIndex: number;
+                            duration: ("short" | "medium" | "long") | null;
+                            videoId: string | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "evals-episode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                episodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        run: {
+                            id: string;
+                            name: string;
+                        };
+                        sample: {
+                            id: string;
+                            key: string;
+                            question: string;
+                            options: string[] | null;
+                            answer: string;
+                            /** @enum {string} */
+                            questionType: "mcq" | "tvg" | "oe";
+                            videoId: string | null;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                        };
+                        rolloutIndex: number;
+                        k: number;
+                        promptMode: string;
+                        /** @enum {string} */
+                        status: "OK" | "ERROR";
+                        error: string | null;
+                        finalText: string | null;
+                        prediction: string | null;
+                        score: number | null;
+                        correct: boolean | null;
+                        toolCallCount: number;
+                        overviewTimestamps: number[];
+                        timings: unknown;
+                        tokenCounts: unknown;
+                        details: unknown;
+                        turns: {
+                            index: number;
+                            rawText: string;
+                            forcedPrefix: string | null;
+                            forcedFinal: boolean;
+                            parsedCalls: unknown;
+                            parseIssues: unknown;
+                            promptTokens: number | null;
+                            completionTokens: number | null;
+                            timings: unknown;
+                            toolCalls: {
+                                index: number;
+                                name: string;
+                                arguments: unknown;
+                                startS: number | null;
+                                endS: number | null;
+                                clamped: boolean;
+                                frameTimestamps: number[];
+                                subAgentOutput: string | null;
+                                /** @enum {string} */
+                                status: "OK" | "ERROR" | "REJECTED";
+                                error: string | null;
+                                durationMs: number | null;
+                                details: unknown;
+                            }[];
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "evals-matrix": {
+        parameters: {
+            query?: {
+                groupId?: string;
+                runIds?: string[];
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        columns: {
+                            datasetId: string;
+                            name: string;
+                        }[];
+                        rows: {
+                            modelId: string;
+                            modelName: string;
+                            /** @enum {string} */
+                            mode: "direct" | "reasoning" | "agentic_general" | "agentic_minimal";
+                            k: number;
+                            withTool: boolean;
+                            cells: {
+                                [key: string]: {
+                                    runId: string;
+                                    /** @enum {string} */
+                                    metric: "accuracy" | "mIoU";
+                                    value: number | null;
+                                    answered: number;
+                                    errors: number;
+                                    status: string;
+                                };
+                            };
+                            average: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "evals-importReference": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    datasetId: string;
+                    modelId: string;
+                    /**
+                     * @default agentic_general
+                     * @enum {string}
+                     */
+                    mode?: "direct" | "reasoning" | "agentic_general" | "agentic_minimal";
+                    /** @default 64 */
+                    k?: number;
+                    groupId?: string;
+                    file: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        run: {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "sft" | "rl" | "eval" | "import" | "job";
+                            jobName: string;
+                            name: string;
+                            /** @enum {string} */
+                            status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+                            progress: number;
+                            message: string | null;
+                            error: string | null;
+                            attempts: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            startedAt: string | null;
+                            finishedAt: string | null;
+                            createdBy: string | null;
+                        };
+                        group: {
+                            id: string;
+                            name: string;
+                        };
+                        rows: number;
+                        matched: number;
+                        errors: number;
+                        unmatched: string[];
+                        unmatchedCount: number;
+                        duplicates: string[];
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews-tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        description: string;
+                        position: number;
+                        uses: number;
+                    }[];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews-queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        run: {
+                            id: string;
+                            name: string;
+                            kind: string;
+                        };
+                        filter: {
+                            /** @constant */
+                            kind: "wrong";
+                        } | {
+                            /** @constant */
+                            kind: "error";
+                        } | {
+                            /** @constant */
+                            kind: "format";
+                        } | {
+                            /** @constant */
+                            kind: "no_tool_small_k";
+                            /** @default 16 */
+                            maxK: number;
+                        } | {
+                            /** @constant */
+                            kind: "low_iou";
+                            /** @default 0.3 */
+                            below: number;
+                        } | {
+                            /** @constant */
+                            kind: "flipped";
+                            againstRunId: string;
+                            /**
+                             * @default right_to_wrong
+                             * @enum {string}
+                             */
+                            direction: "right_to_wrong" | "wrong_to_right" | "any";
+                        };
+                        filterLabel: string;
+                        questionType: ("mcq" | "tvg" | "oe") | null;
+                        createdBy: {
+                            id: string;
+                            name: string;
+                            email: string;
+                        } | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        progress: {
+                            total: number;
+                            OPEN: number;
+                            TRIAGED: number;
+                            RESOLVED: number;
+                        };
+                    }[];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews-createQueue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    runId: string;
+                    name?: string;
+                    filter: {
+                        /** @constant */
+                        kind: "wrong";
+                    } | {
+                        /** @constant */
+                        kind: "error";
+                    } | {
+                        /** @constant */
+                        kind: "format";
+                    } | {
+                        /** @constant */
+                        kind: "no_tool_small_k";
+                        /** @default 16 */
+                        maxK?: number;
+                    } | {
+                        /** @constant */
+                        kind: "low_iou";
+                        /** @default 0.3 */
+                        below?: number;
+                    } | {
+                        /** @constant */
+                        kind: "flipped";
+                        againstRunId: string;
+                        /**
+                         * @default right_to_wrong
+                         * @enum {string}
+                         */
+                        direction?: "right_to_wrong" | "wrong_to_right" | "any";
+                    };
+                    /** @enum {string} */
+                    questionType?: "mcq" | "tvg" | "oe";
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        queue: {
+                            id: string;
+                            name: string;
+                            run: {
+                                id: string;
+                                name: string;
+                                kind: string;
+                            };
+                            filter: {
+                                /** @constant */
+                                kind: "wrong";
+                            } | {
+                                /** @constant */
+                                kind: "error";
+                            } | {
+                                /** @constant */
+                                kind: "format";
+                            } | {
+                                /** @constant */
+                                kind: "no_tool_small_k";
+                                /** @default 16 */
+                                maxK: number;
+                            } | {
+                                /** @constant */
+                                kind: "low_iou";
+                                /** @default 0.3 */
+                                below: number;
+                            } | {
+                                /** @constant */
+                                kind: "flipped";
+                                againstRunId: string;
+                                /**
+                                 * @default right_to_wrong
+                                 * @enum {string}
+                                 */
+                                direction: "right_to_wrong" | "wrong_to_right" | "any";
+                            };
+                            filterLabel: string;
+                            questionType: ("mcq" | "tvg" | "oe") | null;
+                            createdBy: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            progress: {
+                                total: number;
+                                OPEN: number;
+                                TRIAGED: number;
+                                RESOLVED: number;
+                            };
+                        };
+                        leftOut: number;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews-queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                queueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        queue: {
+                            id: string;
+                            name: string;
+                            run: {
+                                id: string;
+                                name: string;
+                                kind: string;
+                            };
+                            filter: {
+                                /** @constant */
+                                kind: "wrong";
+                            } | {
+                                /** @constant */
+                                kind: "error";
+                            } | {
+                                /** @constant */
+                                kind: "format";
+                            } | {
+                                /** @constant */
+                                kind: "no_tool_small_k";
+                                /** @default 16 */
+                                maxK: number;
+                            } | {
+                                /** @constant */
+                                kind: "low_iou";
+                                /** @default 0.3 */
+                                below: number;
+                            } | {
+                                /** @constant */
+                                kind: "flipped";
+                                againstRunId: string;
+                                /**
+                                 * @default right_to_wrong
+                                 * @enum {string}
+                                 */
+                                direction: "right_to_wrong" | "wrong_to_right" | "any";
+                            };
+                            filterLabel: string;
+                            questionType: ("mcq" | "tvg" | "oe") | null;
+                            createdBy: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            progress: {
+                                total: number;
+                                OPEN: number;
+                                TRIAGED: number;
+                                RESOLVED: number;
+                            };
+                        };
+                        items: {
+                            position: number;
+                            episodeId: string;
+                            runId: string;
+                            sampleKey: string;
+                            question: string;
+                            /** @enum {string} */
+                            questionType: "mcq" | "tvg" | "oe";
+                            answer: string;
+                            prediction: string | null;
+                            correct: boolean | null;
+                            /** @enum {string} */
+                            episodeStatus: "OK" | "ERROR";
+                            k: number;
+                            toolCallCount: number;
+                            /** @enum {string} */
+                            status: "OPEN" | "TRIAGED" | "RESOLVED";
+                            assignee: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            } | null;
+                            tagIds: string[];
+                            comments: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews-review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                episodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        episodeId: string;
+                        /** @enum {string} */
+                        status: "OPEN" | "TRIAGED" | "RESOLVED";
+                        assignee: {
+                            id: string;
+                            name: string;
+                            email: string;
+                        } | null;
+                        tagIds: string[];
+                        comments: {
+                            id: string;
+                            author: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            };
+                            body: string;
+                            videoTimeS: number | null;
+                            mentions: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        updatedAt: string | null;
+                        updatedBy: {
+                            id: string;
+                            name: string;
+                            email: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                episodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    status?: "OPEN" | "TRIAGED" | "RESOLVED";
+                    assigneeId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        episodeId: string;
+                        /** @enum {string} */
+                        status: "OPEN" | "TRIAGED" | "RESOLVED";
+                        assignee: {
+                            id: string;
+                            name: string;
+                            email: string;
+                        } | null;
+                        tagIds: string[];
+                        comments: {
+                            id: string;
+                            author: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            };
+                            body: string;
+                            videoTimeS: number | null;
+                            mentions: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        updatedAt: string | null;
+                        updatedBy: {
+                            id: string;
+                            name: string;
+                            email: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews-setTag": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                episodeId: string;
+                tagId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    on: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        episodeId: string;
+                        /** @enum {string} */
+                        status: "OPEN" | "TRIAGED" | "RESOLVED";
+                        assignee: {
+                            id: string;
+                            name: string;
+                            email: string;
+                        } | null;
+                        tagIds: string[];
+                        comments: {
+                            id: string;
+                            author: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            };
+                            body: string;
+                            videoTimeS: number | null;
+                            mentions: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        updatedAt: string | null;
+                        updatedBy: {
+                            id: string;
+                            name: string;
+                            email: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews-comment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                episodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                    /** @default null */
+                    videoTimeS?: number | null;
+                    /** @default [] */
+                    mentionIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        episodeId: string;
+                        /** @enum {string} */
+                        status: "OPEN" | "TRIAGED" | "RESOLVED";
+                        assignee: {
+                            id: string;
+                            name: string;
+                            email: string;
+                        } | null;
+                        tagIds: string[];
+                        comments: {
+                            id: string;
+                            author: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            };
+                            body: string;
+                            videoTimeS: number | null;
+                            mentions: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        updatedAt: string | null;
+                        updatedBy: {
+                            id: string;
+                            name: string;
+                            email: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "ingest-whoami": {
         parameters: {
             query?: never;
@@ -280,40 +6359,33 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
-                };
-            };
-            /** @description Authorization not provided */
+            /** @description No token, or an unknown, revoked or expired token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
-            404: {
+            /** @description Over the token's requests per minute */
+            429: {
                 headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal server error */
@@ -322,7 +6394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -345,7 +6417,7 @@ export interface operations {
                      * @default rl
                      * @enum {string}
                      */
-                    kind?: "rl" | "sft" | "eval";
+                    kind?: "rl" | "sft";
                     /** @default {} */
                     config?: {
                         [key: string]: unknown;
@@ -374,6 +6446,7 @@ export interface operations {
                             message: string | null;
                             error: string | null;
                             attempts: number;
+                            /** Format: date-time */
                             createdAt: string;
                             startedAt: string | null;
                             finishedAt: string | null;
@@ -384,31 +6457,78 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description No token, or an unknown, revoked or expired token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal server error */
@@ -417,7 +6537,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -462,6 +6582,7 @@ export interface operations {
                         message: string | null;
                         error: string | null;
                         attempts: number;
+                        /** Format: date-time */
                         createdAt: string;
                         startedAt: string | null;
                         finishedAt: string | null;
@@ -469,31 +6590,78 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description No token, or an unknown, revoked or expired token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal server error */
@@ -502,7 +6670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -555,31 +6723,78 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description No token, or an unknown, revoked or expired token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal server error */
@@ -588,7 +6803,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -713,31 +6928,78 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid input data */
+            /** @description The body is not valid JSON */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Authorization not provided */
+            /** @description No token, or an unknown, revoked or expired token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal server error */
@@ -746,7 +7008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -833,46 +7095,58 @@ export interface operations {
                                     details: unknown;
                                 }[];
                             }[];
+                            /** Format: date-time */
                             createdAt: string;
                         }[];
                         nextCursor: string | null;
                     };
                 };
             };
-            /** @description Invalid input data */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["error.BAD_REQUEST"];
-                };
-            };
-            /** @description Authorization not provided */
+            /** @description No token, or an unknown, revoked or expired token */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.UNAUTHORIZED"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Insufficient access */
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.FORBIDDEN"];
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not found */
+            /** @description Unknown id (or a project the caller is not a member of) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.NOT_FOUND"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Internal server error */
@@ -881,7 +7155,96 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["error.INTERNAL_SERVER_ERROR"];
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "videos-upload": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The file's name, URI-encoded (default: upload) */
+                "X-File-Name"?: string;
+            };
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The video is registered (PENDING) and its probe job queued */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        video: {
+                            id?: string;
+                            name?: string;
+                        };
+                        runId: string;
+                    };
+                };
+            };
+            /** @description Empty body or an invalid X-File-Name */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteError"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteError"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteError"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteError"];
+                };
+            };
+            /** @description Larger than the upload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteError"];
+                };
+            };
+            /** @description The bytes are not a video container */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteError"];
                 };
             };
         };

@@ -16,6 +16,7 @@ export function ProjectNav({ projectId, showOwnerTabs }: { projectId: string; sh
     { href: `${base}/reviews`, label: "Reviews" },
     { href: `${base}/jobs`, label: "Jobs" },
     { href: `${base}/members`, label: "Members" },
+    { href: `${base}/api`, label: "API" },
     ...(showOwnerTabs ? [{ href: `${base}/tokens`, label: "API tokens" }] : []),
   ];
   return (

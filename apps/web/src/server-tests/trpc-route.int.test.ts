@@ -16,7 +16,7 @@ async function fixture() {
 const input = (value: unknown) => encodeURIComponent(JSON.stringify({ json: value }));
 
 describe("tRPC route", () => {
-  it("answers 401 without credentials, 404 for a foreign project, 403 for a forbidden action, 400 for bad input", async () => {
+  it("answers 401 without credentials, 403 for a token's foreign project or a forbidden action, 400 for bad input", async () => {
     const fx = await fixture();
     const other = await createProjectWithRoles(db());
     const auth = { authorization: `Bearer ${fx.secret}` };
@@ -25,7 +25,8 @@ describe("tRPC route", () => {
     const foreign = await GET(
       new Request(`${BASE}/projects.byId?input=${input({ projectId: other.project.id })}`, { headers: auth }),
     );
-    expect(foreign.status).toBe(404);
+    // A token names its own project: any other project is forbidden (a non-member user gets 404).
+    expect(foreign.status).toBe(403);
     const own = await GET(
       new Request(`${BASE}/projects.byId?input=${input({ projectId: fx.project.id })}`, { headers: auth }),
     );

@@ -104,7 +104,8 @@ describe("upload", () => {
     expect((await upload(fx.project.id, fx.writeToken, new Uint8Array(0))).status).toBe(400);
     expect((await upload(fx.project.id, fx.readToken, new Uint8Array(sample))).status).toBe(403);
     const other = await createProjectWithRoles(db());
-    expect((await upload(other.project.id, fx.writeToken, new Uint8Array(sample))).status).toBe(404);
+    // A token of another project: forbidden (users who are not members still get 404).
+    expect((await upload(other.project.id, fx.writeToken, new Uint8Array(sample))).status).toBe(403);
     expect((await upload(fx.project.id, "pvt_not-a-token", new Uint8Array(sample))).status).toBe(401);
   });
 });

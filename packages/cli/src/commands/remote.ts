@@ -260,3 +260,206 @@ export const episodesCommand = group(
     },
   },
 );
+
+// ----- waiting with a progress bar ------------------------------------------------------------------
+
+/** `[#######.............]  35%` */
+export function progressBar(fraction: number, width = 24): string {
+  const f = Math.max(0, Math.min(1, Number.isFinite(fraction) ? fraction : 0));
+  const done = Math.round(f * width);
+  return `[${"#".repeat(done)}${".".repeat(width - done)}] ${String(Math.round(f * 100)).padStart(3)}%`;
+}
+
+type RunLike = {
+  id: string;
+  name: string;
+  status: string;
+  progress: number;
+  message: string | null;
+  error: string | null;
+};
+
+/** Waits for runs, drawing one progress line per change on stderr; exit code 0 only if all succeeded. */
+async function waitAndReport(api: Awaited<ReturnType<typeof client>>, projectId: string, runIds: string[], io: CliIo) {
+  const final = await api.waitForRuns(projectId, runIds, (runs: RunLike[]) => {
+    const mean = runs.reduce((s, r) => s + (r.status === "SUCCEEDED" ? 1 : r.progress), 0) / runs.length;
+    const done = runs.filter((r) => ["SUCCEEDED", "FAILED", "CANCELLED"].includes(r.status)).length;
+    const active = runs.find((r) => r.status === "RUNNING");
+    io.stderr.write(
+      `${progressBar(mean)} ${done}/${runs.length} runs done${active?.message ? ` · ${active.message}` : ""}\n`,
+    );
+  });
+  for (const r of final)
+    io.stdout.write(
+      `${JSON.stringify({ id: r.id, name: r.name, status: r.status, message: r.message, error: r.error })}\n`,
+    );
+  return final.every((r) => r.status === "SUCCEEDED") ? 0 : 1;
+}
+
+// ----- runs ---------------------------------------------------------------------------------------
+
+const RUNS_HELP = `Usage:
+  paravt runs list [--status QUEUED|RUNNING|SUCCEEDED|FAILED|CANCELLED] [--limit 50]
+      one JSON line per run, newest first
+  paravt runs export --run RUN_ID [--names a,b,...] [--format csv|json] [--out FILE]
+      every point of the run's metric series (all of them unless --names), not downsampled
+  paravt runs wait --run RUN_ID [--run RUN_ID ...]
+      waits for runs to finish with a progress bar; exit 0 when all succeeded, 1 otherwise
+`;
+
+export const runsCommand = group("runs", "list runs, export their metrics, wait for them", RUNS_HELP, {
+  async list(argv, io) {
+    const { values } = args(argv, { status: { type: "string" }, limit: { type: "string" } });
+    const config = await readConfig();
+    const api = await client(config);
+    const status = values.status as "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED" | undefined;
+    const runs = await api.listRuns(config.projectId, {
+      ...(status ? { status } : {}),
+      ...(values.limit ? { limit: Number(values.limit) } : {}),
+    });
+    for (const r of runs) io.stdout.write(`${JSON.stringify(r)}\n`);
+    return 0;
+  },
+  async export(argv, io) {
+    const { values } = args(argv, {
+      run: { type: "string" },
+      names: { type: "string" },
+      format: { type: "string" },
+      out: { type: "string" },
+    });
+    const runId = required(values.run, "--run");
+    const format = (values.format ?? "csv") as "csv" | "json";
+    if (format !== "csv" && format !== "json") throw new UsageError("--format is csv or json");
+    const config = await readConfig();
+    const api = await client(config);
+    const names = values.names
+      ? values.names
+          .split(",")
+          .map((n) => n.trim())
+          .filter(Boolean)
+      : (await api.metricNames(config.projectId, runId)).map((m) => m.name);
+    if (names.length === 0) throw new Error("The run has no metrics yet");
+    const content = await api.exportMetrics(config.projectId, runId, names, format);
+    if (values.out) await fs.writeFile(values.out, content);
+    else io.stdout.write(format === "json" ? `${content}\n` : content);
+    io.stderr.write(`exported ${names.length} series${values.out ? ` to ${values.out}` : ""}\n`);
+    return 0;
+  },
+  async wait(argv, io) {
+    const { values } = args(argv, { run: { type: "string", multiple: true } });
+    const ids = values.run ?? [];
+    if (ids.length === 0) throw new UsageError("--run is required");
+    const config = await readConfig();
+    return waitAndReport(await client(config), config.projectId, ids, io);
+  },
+});
+
+// ----- eval ---------------------------------------------------------------------------------------
+
+const EVAL_HELP = `Usage:
+  paravt eval launch --name NAME --model MODEL_ID [--model …] --dataset DATASET_ID [--dataset …]
+                     [--mode direct|reasoning|agentic_general|agentic_minimal …] [--k 64 …]
+                     [--limit N] [--knobs '{"temperature": 0, "maxTurns": 3}'] [--wait]
+      one run per model x dataset x mode x K (SPEC §5; default mode agentic_general, K 64);
+      prints the group and its runs; --wait follows them with a progress bar (exit 1 if one fails).
+      Needs a token with the LAUNCH scope.
+`;
+
+export const evalCommand = group("eval", "launch an evaluation (and wait for it)", EVAL_HELP, {
+  async launch(argv, io) {
+    const { values } = args(argv, {
+      name: { type: "string" },
+      model: { type: "string", multiple: true },
+      dataset: { type: "string", multiple: true },
+      mode: { type: "string", multiple: true },
+      k: { type: "string", multiple: true },
+      limit: { type: "string" },
+      knobs: { type: "string" },
+      wait: { type: "boolean" },
+    });
+    let knobs: Record<string, unknown> = {};
+    if (values.knobs) {
+      try {
+        knobs = JSON.parse(values.knobs) as Record<string, unknown>;
+      } catch {
+        throw new UsageError("--knobs must be a JSON object");
+      }
+    }
+    const ks = (values.k ?? ["64"]).map(Number);
+    if (ks.some((k) => !Number.isInteger(k))) throw new UsageError("--k takes integers");
+    const config = await readConfig();
+    const api = await client(config);
+    const launched = await api.launchEval(config.projectId, {
+      name: required(values.name, "--name"),
+      modelIds: values.model ?? [],
+      datasetIds: values.dataset ?? [],
+      modes: (values.mode ?? ["agentic_general"]) as ("direct" | "reasoning" | "agentic_general" | "agentic_minimal")[],
+      ks,
+      knobs,
+      ...(values.limit ? { sampleLimit: Number(values.limit) } : {}),
+    });
+    io.stderr.write(`launched "${launched.group.name}": ${launched.runs.length} runs (group ${launched.group.id})\n`);
+    if (!values.wait) {
+      io.stdout.write(`${JSON.stringify(launched)}\n`);
+      return 0;
+    }
+    return waitAndReport(
+      api,
+      config.projectId,
+      launched.runs.map((r) => r.id),
+      io,
+    );
+  },
+});
+
+// ----- dataset ------------------------------------------------------------------------------------
+
+const DATASET_HELP = `Usage:
+  paravt dataset list
+  paravt dataset import --name NAME --path DIR                      a needle suite directory
+  paravt dataset import --name NAME --benchmark ID --path PATH [--video-dir DIR] [--split S] [--subtitles]
+      a benchmark copy in its published layout (videomme, longvideobench, lvbench, mlvu, mmvu,
+      charades_sta, custom, paravt-parquet); paths are on the workbench's machine, inside its
+      MEDIA_ROOTS. Add --wait to follow the import job.
+`;
+
+export const datasetCommand = group("dataset", "list datasets, import a suite or a benchmark", DATASET_HELP, {
+  async list(argv, io) {
+    args(argv, {});
+    const config = await readConfig();
+    for (const d of await (await client(config)).listDatasets(config.projectId))
+      io.stdout.write(`${JSON.stringify(d)}\n`);
+    return 0;
+  },
+  async import(argv, io) {
+    const { values } = args(argv, {
+      name: { type: "string" },
+      path: { type: "string" },
+      benchmark: { type: "string" },
+      "video-dir": { type: "string" },
+      split: { type: "string" },
+      subtitles: { type: "boolean" },
+      wait: { type: "boolean" },
+    });
+    const name = required(values.name, "--name");
+    const dir = required(values.path, "--path");
+    const config = await readConfig();
+    const api = await client(config);
+    const out = values.benchmark
+      ? await api.importBenchmark(config.projectId, {
+          name,
+          path: dir,
+          benchmark: values.benchmark as Parameters<typeof api.importBenchmark>[1]["benchmark"],
+          ...(values["video-dir"] ? { videoDir: values["video-dir"] } : {}),
+          ...(values.split ? { split: values.split } : {}),
+          ...(values.subtitles ? { subtitles: true } : {}),
+        })
+      : await api.importSuite(config.projectId, { name, path: dir });
+    io.stderr.write(`importing into dataset ${out.dataset.id} (run ${out.runId})\n`);
+    if (!values.wait) {
+      io.stdout.write(`${JSON.stringify(out)}\n`);
+      return 0;
+    }
+    return waitAndReport(api, config.projectId, [out.runId], io);
+  },
+});

@@ -4,11 +4,22 @@ import { id, projectRef } from "./common";
 export const TOKEN_SCOPES = ["READ", "WRITE", "LAUNCH"] as const;
 export const tokenScopeSchema = z.enum(TOKEN_SCOPES);
 
+/** Requests per minute a new token may make unless its creator picks another limit. */
+export const DEFAULT_TOKEN_RATE_LIMIT = 600;
+export const MAX_TOKEN_RATE_LIMIT = 100_000;
+
 export const tokenCreateInput = projectRef.extend({
   name: z.string().trim().min(1, "Give the token a name").max(80),
   scopes: z.array(tokenScopeSchema).min(1, "Pick at least one scope").max(3),
   // Days until expiry; null = never (owners may still revoke at any time).
   expiresInDays: z.number().int().min(1).max(365).nullable().default(90),
+  /** Requests per minute (one fixed window per token); the API answers 429 beyond it. */
+  rateLimitPerMinute: z
+    .number()
+    .int("The rate limit must be a whole number")
+    .min(1, "Allow at least 1 request per minute")
+    .max(MAX_TOKEN_RATE_LIMIT, `At most ${MAX_TOKEN_RATE_LIMIT.toLocaleString("en")} requests per minute`)
+    .default(DEFAULT_TOKEN_RATE_LIMIT),
 });
 
 export const tokenRevokeInput = projectRef.extend({ tokenId: id });
@@ -18,6 +29,7 @@ export const tokenOutput = z.object({
   name: z.string(),
   prefix: z.string(),
   scopes: z.array(tokenScopeSchema),
+  rateLimitPerMinute: z.number().int(),
   expiresAt: z.date().nullable(),
   revokedAt: z.date().nullable(),
   lastUsedAt: z.date().nullable(),
@@ -28,3 +40,36 @@ export type TokenOutput = z.infer<typeof tokenOutput>;
 
 /** Returned once, at creation: the only time the secret exists outside the caller's hands. */
 export const tokenCreatedOutput = z.object({ token: tokenOutput, secret: z.string() });
+
+// ----- audit log (issue 11): one row per request made with a token -----------------------------
+
+export const tokenAuditInput = projectRef.extend({
+  /** Only this token's uses; all tokens of the project when absent. */
+  tokenId: id.optional(),
+  /** The `nextCursor` of the previous page. */
+  cursor: z
+    .string()
+    .regex(/^\d{1,19}$/, "cursor must be the nextCursor of a previous page")
+    .optional(),
+  limit: z.number().int().min(1).max(200).default(50),
+});
+export type TokenAuditInput = z.infer<typeof tokenAuditInput>;
+
+export const tokenUseOutput = z.object({
+  id: z.string(),
+  token: z.object({ id: z.string(), name: z.string(), prefix: z.string() }),
+  at: z.date(),
+  /** The HTTP method of a REST call, or the tRPC procedure type (query / mutation / subscription). */
+  method: z.string(),
+  /** The REST path (/api/v1/...) or the tRPC procedure path (runs.list). */
+  path: z.string(),
+  /** The HTTP status the caller got. */
+  status: z.number().int(),
+  /** The first address of X-Forwarded-For, when a proxy set it. */
+  ip: z.string().nullable(),
+});
+export type TokenUseOutput = z.infer<typeof tokenUseOutput>;
+
+/** Newest first; nextCursor is null on the last page. */
+export const tokenAuditOutput = z.object({ items: z.array(tokenUseOutput), nextCursor: z.string().nullable() });
+export type TokenAuditOutput = z.infer<typeof tokenAuditOutput>;

@@ -3,6 +3,7 @@
 export * from "./env";
 export * from "./db";
 export * from "./redis";
+export * from "./rate-limit";
 export * from "./queues";
 export * from "./events";
 export * from "./crypto";

@@ -15,17 +15,59 @@ import { createTRPCRouter, projectEditorProcedure, projectProcedure, protectedPr
 const launched = z.object({ dataset: datasetOutput, runId: z.string() });
 
 export const datasetsRouter = createTRPCRouter({
-  list: projectProcedure.output(z.array(datasetOutput)).query(({ ctx }) => datasets.listDatasets(ctx.access)),
+  list: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/datasets",
+        tags: ["datasets"],
+        summary: "Datasets of the project",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
+    .output(z.array(datasetOutput))
+    .query(({ ctx }) => datasets.listDatasets(ctx.access)),
   byId: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/datasets/{datasetId}",
+        tags: ["datasets"],
+        summary: "One dataset (source, import report, counts by question type)",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(datasetRefInput)
     .output(datasetOutput)
     .query(({ ctx, input }) => datasets.getDataset(ctx.access, input.datasetId)),
   samples: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/datasets/{datasetId}/samples",
+        tags: ["datasets"],
+        summary: "Samples of a dataset, one cursor page at a time",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(sampleListInput)
     .output(samplePageOutput)
     .query(({ ctx, input }) => datasets.listSamples(ctx.access, input)),
   /** Renders a needle suite on a worker and imports it (videos probed, samples created). */
   generateSuite: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/projects/{projectId}/datasets/generate-suite",
+        tags: ["datasets"],
+        summary: "Render a needle suite on a worker and import it",
+        description: "Token scope: LAUNCH (and the editor role).",
+        protect: true,
+      },
+    })
     .input(generateSuiteInput)
     .output(launched)
     .mutation(({ ctx, input }) => {
@@ -34,6 +76,16 @@ export const datasetsRouter = createTRPCRouter({
     }),
   /** Imports a suite directory already on the server (inside MEDIA_ROOTS). */
   importSuite: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/projects/{projectId}/datasets/import-suite",
+        tags: ["datasets"],
+        summary: "Import a suite directory on the server (inside MEDIA_ROOTS)",
+        description: "Token scope: LAUNCH (and the editor role).",
+        protect: true,
+      },
+    })
     .input(importSuiteInput)
     .output(launched)
     .mutation(({ ctx, input }) => {
@@ -41,9 +93,30 @@ export const datasetsRouter = createTRPCRouter({
       return datasets.importSuite(ctx.access, input);
     }),
   /** The benchmarks a local copy can be imported from (registry of @paravt/benchmarks), for the form. */
-  benchmarks: protectedProcedure.output(z.array(benchmarkInfoOutput)).query(() => datasets.listBenchmarks()),
+  benchmarks: protectedProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/benchmarks",
+        tags: ["datasets"],
+        summary: "Benchmarks a local copy can be imported from, with their expected files",
+        protect: true,
+      },
+    })
+    .output(z.array(benchmarkInfoOutput))
+    .query(() => datasets.listBenchmarks()),
   /** Imports a local benchmark copy (inside MEDIA_ROOTS) as a new dataset; the report lands in `source`. */
   importBenchmark: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/projects/{projectId}/datasets/import-benchmark",
+        tags: ["datasets"],
+        summary: "Import a local benchmark copy (inside MEDIA_ROOTS) as a dataset",
+        description: "Token scope: LAUNCH (and the editor role).",
+        protect: true,
+      },
+    })
     .input(importBenchmarkInput)
     .output(launched)
     .mutation(({ ctx, input }) => {
@@ -52,6 +125,16 @@ export const datasetsRouter = createTRPCRouter({
     }),
   /** Imports a benchmark dataset again with its stored options (updates samples, duplicates nothing). */
   reimportBenchmark: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/projects/{projectId}/datasets/{datasetId}/reimport",
+        tags: ["datasets"],
+        summary: "Import a benchmark dataset again with its stored options",
+        description: "Token scope: LAUNCH (and the editor role).",
+        protect: true,
+      },
+    })
     .input(datasetRefInput)
     .output(z.object({ runId: z.string() }))
     .mutation(({ ctx, input }) => {

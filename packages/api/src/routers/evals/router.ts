@@ -30,6 +30,16 @@ import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../.
 export const evalsRouter = createTRPCRouter({
   /** Runs models x datasets x modes x K as one group of eval runs (sharded BullMQ flows). */
   launch: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/projects/{projectId}/evals",
+        tags: ["evals"],
+        summary: "Launch models x datasets x prompt modes x K as one group of eval runs",
+        description: "Token scope: LAUNCH (and the editor role).",
+        protect: true,
+      },
+    })
     .input(evalLaunchInput)
     .output(evalLaunchOutput)
     .mutation(({ ctx, input }) => {
@@ -39,20 +49,60 @@ export const evalsRouter = createTRPCRouter({
     }),
   /** Recent evaluation groups with their runs, progress and summaries. */
   groups: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/evals/groups",
+        tags: ["evals"],
+        summary: "Recent evaluation groups with their runs, progress and summaries",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(evalGroupListInput)
     .output(z.array(evalGroupOutput))
     .query(({ ctx, input }) => evals.listGroups(ctx.access, input)),
   group: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/evals/groups/{groupId}",
+        tags: ["evals"],
+        summary: "One evaluation group",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(evalGroupRefInput)
     .output(evalGroupOutput)
     .query(({ ctx, input }) => evals.getGroup(ctx.access, input.groupId)),
   /** One run: settings and SPEC §5 summary (live while it runs). */
   byId: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/evals/runs/{runId}",
+        tags: ["evals"],
+        summary: "One eval run: settings and SPEC §5 summary",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(runRefInput)
     .output(evalRunOutput)
     .query(({ ctx, input }) => evals.getEvalRun(ctx.access, input.runId)),
   /** Per-sample rows of a run, filtered (outcome, tool calls, K, duration group), each naming its episode. */
   samples: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/evals/runs/{runId}/samples",
+        tags: ["evals"],
+        summary: "Per-sample rows of an eval run, filtered, one cursor page at a time",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(evalSampleListInput)
     .output(evalSamplePageOutput)
     .query(({ ctx, input }) => {
@@ -61,11 +111,31 @@ export const evalsRouter = createTRPCRouter({
     }),
   /** One episode's full transcript: turns, raw text, tool calls with windows and outputs. */
   episode: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/episodes/{episodeId}",
+        tags: ["evals"],
+        summary: "One episode's full trajectory: turns, raw text, tool calls with windows and outputs",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(evalEpisodeRefInput)
     .output(evalEpisodeOutput)
     .query(({ ctx, input }) => evals.getEpisode(ctx.access, input.episodeId)),
   /** Results matrix of a group (or of chosen runs): models x datasets, with-tool and no-tool rows. */
   matrix: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/evals/matrix",
+        tags: ["evals"],
+        summary: "Results matrix of a group or of chosen runs",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(evalMatrixInput)
     .output(evalMatrixOutput)
     .query(({ ctx, input }) =>
@@ -76,6 +146,16 @@ export const evalsRouter = createTRPCRouter({
     ),
   /** Imports one dataset's reference evaluator output (SPEC §6) as a run. */
   importReference: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/projects/{projectId}/evals/import-reference",
+        tags: ["evals"],
+        summary: "Import one dataset's reference evaluator output (SPEC §6) as a run",
+        description: "Token scope: WRITE.",
+        protect: true,
+      },
+    })
     .input(importReferenceInput)
     .output(importReferenceOutput)
     .mutation(({ ctx, input }) => {

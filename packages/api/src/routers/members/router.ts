@@ -6,7 +6,19 @@ import { createTRPCRouter, projectOwnerProcedure, projectProcedure } from "../..
 const ok = z.object({ ok: z.literal(true) });
 
 export const membersRouter = createTRPCRouter({
-  list: projectProcedure.output(z.array(memberOutput)).query(({ ctx }) => members.listMembers(ctx.access)),
+  list: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/members",
+        tags: ["members"],
+        summary: "Members of the project (user ids for review assignees and mentions)",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
+    .output(z.array(memberOutput))
+    .query(({ ctx }) => members.listMembers(ctx.access)),
   add: projectOwnerProcedure
     .input(memberInviteInput)
     .output(memberOutput)

@@ -4,8 +4,31 @@ import { z } from "zod";
 import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc";
 
 export const modelsRouter = createTRPCRouter({
-  list: projectProcedure.output(z.array(modelOutput)).query(({ ctx }) => models.listModels(ctx.access)),
+  list: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/models",
+        tags: ["models"],
+        summary: "Models of the registry (API keys are never returned: hasApiKey only)",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
+    .output(z.array(modelOutput))
+    .query(({ ctx }) => models.listModels(ctx.access)),
   create: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/projects/{projectId}/models",
+        tags: ["models"],
+        summary:
+          "Register a nano checkpoint, an OpenAI-compatible endpoint (apiKey is write-only) or an external model",
+        description: "Token scope: WRITE.",
+        protect: true,
+      },
+    })
     .input(modelCreateInput)
     .output(modelOutput)
     .mutation(({ ctx, input }) => {
@@ -13,6 +36,16 @@ export const modelsRouter = createTRPCRouter({
       return models.createModel(ctx.access, input);
     }),
   update: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: "/projects/{projectId}/models/{modelId}",
+        tags: ["models"],
+        summary: "Rename a model or replace / remove its API key",
+        description: "Token scope: WRITE.",
+        protect: true,
+      },
+    })
     .input(modelUpdateInput)
     .output(modelOutput)
     .mutation(({ ctx, input }) => {
@@ -20,6 +53,16 @@ export const modelsRouter = createTRPCRouter({
       return models.updateModel(ctx.access, input);
     }),
   delete: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "DELETE",
+        path: "/projects/{projectId}/models/{modelId}",
+        tags: ["models"],
+        summary: "Delete a model",
+        description: "Token scope: WRITE.",
+        protect: true,
+      },
+    })
     .input(modelRefInput)
     .output(z.object({ ok: z.literal(true) }))
     .mutation(async ({ ctx, input }) => {

@@ -6,15 +6,38 @@ import { createTRPCRouter, projectOwnerProcedure, projectProcedure, protectedPro
 const ok = z.object({ ok: z.literal(true) });
 
 export const projectsRouter = createTRPCRouter({
-  list: protectedProcedure.output(z.array(projectOutput)).query(({ ctx }) => {
-    // A token is scoped to one project: it lists that project only.
-    if (ctx.principal.kind === "token") {
-      const only = ctx.principal.projectId;
-      return projects.listProjectsForUser(ctx.principal.userId).then((ps) => ps.filter((p) => p.id === only));
-    }
-    return projects.listProjectsForUser(ctx.principal.userId);
-  }),
-  byId: projectProcedure.output(projectOutput).query(({ ctx }) => projects.getProject(ctx.access)),
+  list: protectedProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects",
+        tags: ["projects"],
+        summary: "Projects the caller can see (a token sees its own project only)",
+        protect: true,
+      },
+    })
+    .output(z.array(projectOutput))
+    .query(({ ctx }) => {
+      // A token is scoped to one project: it lists that project only.
+      if (ctx.principal.kind === "token") {
+        const only = ctx.principal.projectId;
+        return projects.listProjectsForUser(ctx.principal.userId).then((ps) => ps.filter((p) => p.id === only));
+      }
+      return projects.listProjectsForUser(ctx.principal.userId);
+    }),
+  byId: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}",
+        tags: ["projects"],
+        summary: "One project with the caller's role",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
+    .output(projectOutput)
+    .query(({ ctx }) => projects.getProject(ctx.access)),
   create: protectedProcedure
     .input(projectCreateInput)
     .output(projectOutput)

@@ -33,6 +33,16 @@ const ok = z.object({ ok: z.literal(true) });
 export const reviewsRouter = createTRPCRouter({
   // ----- taxonomy -----
   tags: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/reviews/tags",
+        tags: ["reviews"],
+        summary: "The project's failure taxonomy",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(projectRef)
     .output(z.array(failureTagOutput))
     .query(({ ctx }) => reviewTaxonomy.listFailureTags(ctx.access)),
@@ -61,14 +71,44 @@ export const reviewsRouter = createTRPCRouter({
 
   // ----- queues -----
   createQueue: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/projects/{projectId}/reviews/queues",
+        tags: ["reviews"],
+        summary: "Build a review queue from one run's episodes by a filter",
+        description: "Token scope: WRITE.",
+        protect: true,
+      },
+    })
     .input(reviewQueueCreateInput)
     .output(reviewQueueCreateOutput)
     .mutation(({ ctx, input }) => reviewQueues.createQueue(ctx.access, input)),
   queues: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/reviews/queues",
+        tags: ["reviews"],
+        summary: "Review queues with progress",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(projectRef)
     .output(z.array(reviewQueueOutput))
     .query(({ ctx }) => reviewQueues.listQueues(ctx.access)),
   queue: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/reviews/queues/{queueId}",
+        tags: ["reviews"],
+        summary: "One review queue with its items",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(reviewQueueRefInput)
     .output(reviewQueueDetailOutput)
     .query(({ ctx, input }) => reviewQueues.getQueue(ctx.access, input.queueId)),
@@ -82,18 +122,58 @@ export const reviewsRouter = createTRPCRouter({
 
   // ----- one episode's review -----
   review: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/reviews/episodes/{episodeId}",
+        tags: ["reviews"],
+        summary: "The review of one episode: status, assignee, tags, comments",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(reviewEpisodeRefInput)
     .output(reviewOutput)
     .query(({ ctx, input }) => reviews.getReview(ctx.access, input.episodeId)),
   update: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: "/projects/{projectId}/reviews/episodes/{episodeId}",
+        tags: ["reviews"],
+        summary: "Set an episode's review status and / or assignee",
+        description: "Token scope: WRITE.",
+        protect: true,
+      },
+    })
     .input(reviewUpdateInput)
     .output(reviewOutput)
     .mutation(({ ctx, input }) => reviews.updateReview(ctx.access, input)),
   setTag: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "PUT",
+        path: "/projects/{projectId}/reviews/episodes/{episodeId}/tags/{tagId}",
+        tags: ["reviews"],
+        summary: "Add (on: true) or remove (on: false) a failure tag on an episode",
+        description: "Token scope: WRITE.",
+        protect: true,
+      },
+    })
     .input(reviewTagToggleInput)
     .output(reviewOutput)
     .mutation(({ ctx, input }) => reviews.setReviewTag(ctx.access, input)),
   comment: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/projects/{projectId}/reviews/episodes/{episodeId}/comments",
+        tags: ["reviews"],
+        summary: "Comment on an episode, optionally pinned to a video time, with @-mentions",
+        description: "Token scope: WRITE.",
+        protect: true,
+      },
+    })
     .input(reviewCommentInput)
     .output(reviewOutput)
     .mutation(({ ctx, input }) => reviews.addComment(ctx.access, input)),

@@ -21,15 +21,45 @@ import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../.
 
 export const runsRouter = createTRPCRouter({
   list: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/runs",
+        tags: ["runs"],
+        summary: "Runs (jobs, trainings, evaluations) of the project, newest first",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(runListInput)
     .output(z.array(runOutput))
     .query(({ ctx, input }) => runs.listRuns(ctx.access, input)),
   byId: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/runs/{runId}",
+        tags: ["runs"],
+        summary: "One run with its status and progress",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(runRefInput)
     .output(runOutput)
     .query(({ ctx, input }) => runs.getRun(ctx.access, input.runId)),
   /** The metric series a run has (names, point counts, step extent). */
   metricNames: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/runs/{runId}/metric-names",
+        tags: ["runs"],
+        summary: "The metric series a run has (names, point counts, step extent)",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(runRefInput)
     .output(metricNamesOutput)
     .query(({ ctx, input }) => metrics.listMetricNames(ctx.access, input.runId)),
@@ -38,11 +68,32 @@ export const runsRouter = createTRPCRouter({
    * preserving) to what a chart can show.
    */
   metrics: projectProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/projects/{projectId}/runs/{runId}/metrics/query",
+        tags: ["runs"],
+        summary:
+          "Metric series by step or wall time, optionally a zoom window, downsampled (min/max kept) to maxPoints",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(metricQueryInput)
     .output(metricQueryOutput)
     .query(({ ctx, input }) => metrics.readSeriesWindow(ctx.access, input)),
   /** Every point of the chosen series as CSV or JSON, one page of steps per call. */
   metricsExport: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/runs/{runId}/metrics/export",
+        tags: ["runs"],
+        summary: "Every point of the chosen series as CSV or JSON, one page of steps per call",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(metricExportInput)
     .output(metricExportOutput)
     .query(({ ctx, input }) => metrics.exportSeries(ctx.access, input)),
@@ -56,6 +107,16 @@ export const runsRouter = createTRPCRouter({
    * nearest steps before and after that have some.
    */
   stepRollouts: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/runs/{runId}/steps/{step}/rollouts",
+        tags: ["runs"],
+        summary: "The rollouts an RL run kept of one step, with the nearest steps that have some",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(stepRolloutsInput)
     .output(stepRolloutsOutput)
     .query(({ ctx, input }) => trainingRollouts.stepRollouts(ctx.access, input)),
@@ -65,6 +126,16 @@ export const runsRouter = createTRPCRouter({
     .output(episodeStepOutput)
     .query(({ ctx, input }) => trainingRollouts.episodeStep(ctx.access, input.episodeId)),
   cancel: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/projects/{projectId}/runs/{runId}/cancel",
+        tags: ["runs"],
+        summary: "Cancel a queued or running run",
+        description: "Token scope: WRITE.",
+        protect: true,
+      },
+    })
     .input(runRefInput)
     .output(runOutput)
     .mutation(({ ctx, input }) => {

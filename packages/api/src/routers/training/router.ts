@@ -5,6 +5,16 @@ import { createTRPCRouter, projectEditorProcedure } from "../../trpc";
 export const trainingRouter = createTRPCRouter({
   /** Cold-start SFT of ParaVT-nano on a needle-suite dataset (a train.sft job). */
   launchSft: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/projects/{projectId}/training/sft",
+        tags: ["training"],
+        summary: "Launch cold-start SFT of ParaVT-nano on a needle suite",
+        description: "Token scope: LAUNCH (and the editor role).",
+        protect: true,
+      },
+    })
     .input(sftLaunchInput)
     .output(runOutput)
     .mutation(({ ctx, input }) => {
@@ -14,6 +24,16 @@ export const trainingRouter = createTRPCRouter({
     }),
   /** PARA-GRPO / vanilla GRPO on ParaVT-nano from a nano checkpoint (a train.rl job, issue 9). */
   launchRl: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/projects/{projectId}/training/rl",
+        tags: ["training"],
+        summary: "Launch PARA-GRPO / vanilla GRPO of ParaVT-nano on a needle suite",
+        description: "Token scope: LAUNCH (and the editor role).",
+        protect: true,
+      },
+    })
     .input(rlLaunchInput)
     .output(runOutput)
     .mutation(({ ctx, input }) => {

@@ -7,15 +7,45 @@ const created = z.object({ video: videoOutput, runId: z.string() });
 
 export const videosRouter = createTRPCRouter({
   list: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/videos",
+        tags: ["videos"],
+        summary: "Videos of the project, optionally filtered by name",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(videoListInput)
     .output(z.array(videoOutput))
     .query(({ ctx, input }) => videos.listVideos(ctx.access, { query: input.query })),
   byId: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/videos/{videoId}",
+        tags: ["videos"],
+        summary: "One video with its probe metadata and status",
+        description: "Token scope: READ.",
+        protect: true,
+      },
+    })
     .input(videoRefInput)
     .output(videoOutput)
     .query(({ ctx, input }) => videos.getVideo(ctx.access, input.videoId)),
   /** Registers a file already on the server (inside MEDIA_ROOTS) and probes it. */
   register: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/projects/{projectId}/videos/register",
+        tags: ["videos"],
+        summary: "Register a video file on the server (path or file:// URI inside MEDIA_ROOTS) and probe it",
+        description: "Token scope: WRITE.",
+        protect: true,
+      },
+    })
     .input(registerVideoInput)
     .output(created)
     .mutation(({ ctx, input }) => {
@@ -24,6 +54,16 @@ export const videosRouter = createTRPCRouter({
     }),
   /** Renders a synthetic video through the queue (a real ffmpeg job with live progress). */
   createDemo: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/projects/{projectId}/videos/demo",
+        tags: ["videos"],
+        summary: "Render a synthetic demo video on a worker",
+        description: "Token scope: LAUNCH (and the editor role).",
+        protect: true,
+      },
+    })
     .input(demoVideoInput)
     .output(created)
     .mutation(({ ctx, input }) => {

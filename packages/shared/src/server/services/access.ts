@@ -7,7 +7,15 @@ import { db } from "../db";
 
 export type Principal =
   | { kind: "user"; userId: string }
-  | { kind: "token"; userId: string; tokenId: string; projectId: string; scopes: TokenScope[] };
+  | {
+      kind: "token";
+      userId: string;
+      tokenId: string;
+      projectId: string;
+      scopes: TokenScope[];
+      /** Requests per minute (ApiToken.rateLimitPerMinute); principalFromToken always sets it. */
+      rateLimitPerMinute?: number;
+    };
 
 export interface ProjectAccess {
   projectId: string;
@@ -22,12 +30,16 @@ function tokenRole(userRole: Role, scopes: TokenScope[]): Role {
 }
 
 /**
- * Resolves the caller's role in a project. Unknown project and "not a member" both raise
- * NotFoundError with the same message, so ids of other projects cannot be probed.
+ * Resolves the caller's role in a project. For a user, unknown project and "not a member" both
+ * raise NotFoundError with the same message, so ids of other projects cannot be probed. A token
+ * used on any project but its own is FORBIDDEN whatever the id names: the token already says
+ * which project it belongs to, so the answer reveals nothing, and a script learns its mistake.
  */
 export async function projectAccess(principal: Principal | null, projectId: string): Promise<ProjectAccess> {
   if (!principal) throw new UnauthorizedError();
-  if (principal.kind === "token" && principal.projectId !== projectId) throw new NotFoundError("Project");
+  if (principal.kind === "token" && principal.projectId !== projectId) {
+    throw new ForbiddenError("This API token belongs to another project");
+  }
   const membership = await db().membership.findUnique({
     where: { projectId_userId: { projectId, userId: principal.userId } },
     select: { role: true },

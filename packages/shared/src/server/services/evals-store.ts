@@ -148,7 +148,6 @@ export function countStored(runId: string): Promise<number> {
   return db().episode.count({ where: { runId } });
 }
 
-
 /**
  * A shard starts working on its parent's run: QUEUED -> RUNNING the first time (one shard wins,
  * one event), unchanged when already RUNNING. Null when the run is gone or finished (cancelled,

@@ -1,7 +1,9 @@
 "use client";
-import { TOKEN_SCOPES } from "@paravt/shared";
+import { DEFAULT_TOKEN_RATE_LIMIT, MAX_TOKEN_RATE_LIMIT, TOKEN_SCOPES } from "@paravt/shared";
 import { useMutation, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState, type FormEvent } from "react";
+import { TokenAudit } from "@/components/api-docs/token-audit";
 import { timeAgo } from "@/components/format";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -19,6 +21,8 @@ export default function TokensPage() {
   const trpc = useTRPC();
   const tokens = useQuery({ ...trpc.tokens.list.queryOptions({ projectId }), enabled: can("tokens.manage") });
   const [secret, setSecret] = useState<string | null>(null);
+  // The audit table below shows this token's uses (null: every token's).
+  const [auditToken, setAuditToken] = useState<string | null>(null);
   const create = useMutation(
     trpc.tokens.create.mutationOptions({
       onSuccess: (res) => {
@@ -40,6 +44,7 @@ export default function TokensPage() {
       name: String(form.get("name") ?? ""),
       scopes: TOKEN_SCOPES.filter((s) => form.get(`scope-${s}`) === "on"),
       expiresInDays: days === "never" ? null : Number(days),
+      rateLimitPerMinute: Number(form.get("rateLimit")),
     });
   }
 
@@ -49,11 +54,27 @@ export default function TokensPage() {
         <CardHeader
           title="Create an API token"
           description="Tokens let scripts call the API for this project only. Send it as: Authorization: Bearer <token>."
+          actions={
+            <Link href={`/projects/${projectId}/api`} className="text-sm text-accent hover:underline">
+              REST API reference
+            </Link>
+          }
         />
         <form onSubmit={onCreate} className="flex flex-col gap-4">
-          <div className="grid gap-3 md:grid-cols-[2fr_1fr]">
+          <div className="grid gap-3 md:grid-cols-[2fr_1fr_1fr]">
             <Field label="Name">
               <Input name="name" required maxLength={80} placeholder="training-cluster uploader" />
+            </Field>
+            <Field label="Requests per minute" hint="Beyond it the API answers 429">
+              <Input
+                name="rateLimit"
+                type="number"
+                required
+                min={1}
+                max={MAX_TOKEN_RATE_LIMIT}
+                step={1}
+                defaultValue={DEFAULT_TOKEN_RATE_LIMIT}
+              />
             </Field>
             <Field label="Expires">
               <Select name="expires" defaultValue="90">
@@ -114,6 +135,7 @@ export default function TokensPage() {
             <Th>Name</Th>
             <Th>Token</Th>
             <Th>Scopes</Th>
+            <Th>Limit</Th>
             <Th>Expires</Th>
             <Th>Last used</Th>
             <Th>Created by</Th>
@@ -134,26 +156,33 @@ export default function TokensPage() {
                     ))}
                   </div>
                 </Td>
+                <Td className="whitespace-nowrap text-muted">{t.rateLimitPerMinute.toLocaleString("en")}/min</Td>
                 <Td className="text-muted">{t.expiresAt ? t.expiresAt.toLocaleDateString() : "never"}</Td>
                 <Td className="text-muted">{timeAgo(t.lastUsedAt)}</Td>
                 <Td className="text-muted">{t.createdBy}</Td>
                 <Td className="text-right">
-                  {t.revokedAt ? (
-                    <Badge tone="danger">revoked</Badge>
-                  ) : expired ? (
-                    <Badge tone="warning">expired</Badge>
-                  ) : (
-                    <Button size="sm" variant="secondary" onClick={() => revoke.mutate({ projectId, tokenId: t.id })}>
-                      Revoke
+                  <div className="flex items-center justify-end gap-2">
+                    <Button size="sm" variant="ghost" onClick={() => setAuditToken(t.id)}>
+                      Uses
                     </Button>
-                  )}
+                    {t.revokedAt ? (
+                      <Badge tone="danger">revoked</Badge>
+                    ) : expired ? (
+                      <Badge tone="warning">expired</Badge>
+                    ) : (
+                      <Button size="sm" variant="secondary" onClick={() => revoke.mutate({ projectId, tokenId: t.id })}>
+                        Revoke
+                      </Button>
+                    )}
+                  </div>
                 </Td>
               </tr>
             );
           })}
-          {tokens.data?.length === 0 && <EmptyRow colSpan={7}>No tokens yet.</EmptyRow>}
+          {tokens.data?.length === 0 && <EmptyRow colSpan={8}>No tokens yet.</EmptyRow>}
         </tbody>
       </Table>
+      <TokenAudit projectId={projectId} tokens={tokens.data ?? []} tokenId={auditToken} onTokenChange={setAuditToken} />
     </div>
   );
 }
