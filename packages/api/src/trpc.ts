@@ -5,21 +5,14 @@
 // Procedures that scripts use carry `.meta({ openapi: ... })`: the REST API (/api/v1) and its
 // OpenAPI document are generated from them (src/openapi.ts).
 import { ForbiddenError, hasRole, projectRef, type Role } from "@paravt/shared";
-import {
-  hitRateLimit,
-  projectAccess,
-  RateLimitExceededError,
-  tokenRateLimitKey,
-  tokens,
-  type Principal,
-  type ProjectAccess,
-} from "@paravt/shared/server";
+import { projectAccess, tokens, type ProjectAccess } from "@paravt/shared/server";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { z } from "zod";
 import type { Context } from "./context";
 import { httpStatusOf, toTRPCError } from "./errors";
+import { withinRateLimit } from "./token-limits";
 
 const t = initTRPC
   .context<Context>()
@@ -53,27 +46,6 @@ const domainErrors = t.middleware(async ({ next }) => {
   }
   return res;
 });
-
-/** Used when a hand-built token principal (tests) carries no limit; matches the column default. */
-const FALLBACK_RATE_LIMIT = 600;
-
-/**
- * Counts the call against the token's per-minute limit. Redis trouble lets the call through
- * (logged): the limit protects the server from runaway scripts, it is not an access rule, and
- * a Redis outage already stops every queue.
- */
-async function withinRateLimit(
-  principal: Extract<Principal, { kind: "token" }>,
-): Promise<RateLimitExceededError | null> {
-  const limit = principal.rateLimitPerMinute ?? FALLBACK_RATE_LIMIT;
-  try {
-    const res = await hitRateLimit(tokenRateLimitKey(principal.tokenId), limit);
-    return res.allowed ? null : new RateLimitExceededError(limit, res.retryAfterSeconds);
-  } catch (err) {
-    console.error(`rate limit of token ${principal.tokenId} not checked:`, err);
-    return null;
-  }
-}
 
 /**
  * Calls made with an API token, over tRPC or REST: the per-token rate limit (429 beyond it) and

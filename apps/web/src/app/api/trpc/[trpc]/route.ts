@@ -1,4 +1,4 @@
-import { appRouter, createContext } from "@paravt/api";
+import { appRouter, createContext, retryAfterSeconds } from "@paravt/api";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 
 export const dynamic = "force-dynamic";
@@ -9,6 +9,11 @@ function handler(req: Request) {
     req,
     router: appRouter,
     createContext: () => createContext({ headers: req.headers }),
+    // A rate-limited token is told when to come back, as over REST (429 + Retry-After).
+    responseMeta({ errors }) {
+      const wait = errors.map(retryAfterSeconds).find((s) => s !== null);
+      return wait ? { headers: new Headers({ "retry-after": String(wait) }) } : {};
+    },
     onError({ error, path }) {
       // Expected errors (4xx) are answers, not incidents; log only the unexpected ones.
       if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
