@@ -32,7 +32,8 @@ export function TokenAudit({
   const uses = useInfiniteQuery(
     trpc.tokens.audit.infiniteQueryOptions(
       { projectId, limit: 50, ...(tokenId ? { tokenId } : {}) },
-      { getNextPageParam: (last) => last.nextCursor ?? undefined },
+      // Scripts use tokens outside this page: always fresh when the page opens, and every 10 s.
+      { getNextPageParam: (last) => last.nextCursor ?? undefined, refetchOnMount: "always", refetchInterval: 10_000 },
     ),
   );
   const rows = uses.data?.pages.flatMap((p) => p.items) ?? [];
@@ -48,17 +49,22 @@ export function TokenAudit({
             Every request made with a token of this project, over the REST API or tRPC, with the status it got.
           </p>
         </div>
-        <div className="w-64">
-          <Field label="Token">
-            <Select value={tokenId ?? ""} onChange={(e) => onTokenChange(e.target.value || null)}>
-              <option value="">All tokens</option>
-              {tokens.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name} ({t.prefix}…)
-                </option>
-              ))}
-            </Select>
-          </Field>
+        <div className="flex items-end gap-2">
+          <Button variant="secondary" onClick={() => void uses.refetch()} disabled={uses.isFetching}>
+            Refresh
+          </Button>
+          <div className="w-64">
+            <Field label="Token">
+              <Select value={tokenId ?? ""} onChange={(e) => onTokenChange(e.target.value || null)}>
+                <option value="">All tokens</option>
+                {tokens.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name} ({t.prefix}…)
+                  </option>
+                ))}
+              </Select>
+            </Field>
+          </div>
         </div>
       </div>
       {uses.error && <Alert>{errorMessage(uses.error)}</Alert>}

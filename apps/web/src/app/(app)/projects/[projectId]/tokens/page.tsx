@@ -19,7 +19,12 @@ const SCOPE_HELP = { READ: "read data", WRITE: "write data and reviews", LAUNCH:
 export default function TokensPage() {
   const { projectId, can } = useProject();
   const trpc = useTRPC();
-  const tokens = useQuery({ ...trpc.tokens.list.queryOptions({ projectId }), enabled: can("tokens.manage") });
+  // "Last used" changes with every script call: fresh whenever the page opens.
+  const tokens = useQuery({
+    ...trpc.tokens.list.queryOptions({ projectId }),
+    enabled: can("tokens.manage"),
+    refetchOnMount: "always",
+  });
   const [secret, setSecret] = useState<string | null>(null);
   // The audit table below shows this token's uses (null: every token's).
   const [auditToken, setAuditToken] = useState<string | null>(null);
