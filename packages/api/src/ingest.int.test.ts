@@ -120,13 +120,15 @@ describe("ingest router", () => {
       runId: run.id,
       items: [
         { id: "m-3b", step: 3, values: { reward_mean: 0.9 } }, // differs from the stored 0.3
+        { id: "m-3c", step: 3, values: { reward_mean: 0.8, entropy: 0.7 } }, // one new value, one clash
         { id: "m-4", step: 4, values: { reward_mean: 0.4 } },
         { id: "m-4", step: 4, values: { reward_mean: 0.4 } }, // same id twice in one batch
         { id: "m-5", step: 5, values: {} },
       ],
     });
-    expect(mixed.items.map((i) => i.status)).toEqual(["conflict", "stored", "duplicate", "invalid"]);
+    expect(mixed.items.map((i) => i.status)).toEqual(["conflict", "stored", "stored", "duplicate", "invalid"]);
     expect(mixed.items[0]!.reason).toMatch(/step 3 already has other values for reward_mean/);
+    expect(mixed.items[1]!.reason).toBe("kept the stored values of reward_mean at step 3");
     const rows = await db().metric.findMany({
       where: { runId: run.id, name: "reward_mean" },
       orderBy: { step: "asc" },
@@ -156,10 +158,17 @@ describe("ingest router", () => {
       items: [
         rollout("other-id", 1, 0), // the slot of s1-r0 (same sample, step and index)
         rollout("bad-video", 2, 0, { sample: { ...rollout("x", 2, 0).sample, videoId: "no-such-video" } }),
+        rollout("same-turn-twice", 3, 0, {
+          turns: [
+            { index: 0, rawText: "a" },
+            { index: 0, rawText: "b" },
+          ],
+        }),
       ],
     });
-    expect(clash.items.map((i) => i.status)).toEqual(["conflict", "invalid"]);
+    expect(clash.items.map((i) => i.status)).toEqual(["conflict", "invalid", "invalid"]);
     expect(clash.items[1]!.reason).toMatch(/video no-such-video is not in this project/);
+    expect(clash.items[2]!.reason).toBe("two turns have index 0");
     expect(await db().episode.count({ where: { runId: run.id } })).toBe(2);
 
     // Read back in full, as a script exports them and as the episode viewer shows them.
@@ -230,7 +239,14 @@ describe("ingest router", () => {
       userId: fx.owner.id,
       token: { id: token.id, projectId, scopes: ["READ"] },
     });
-    const writer = callerFor({ kind: "token", userId: fx.editor.id, tokenId: "w", projectId, scopes: ["WRITE"] });
+    const { token: writeToken } = await fx.asOwner.tokens.create({ projectId, name: "writer", scopes: ["WRITE"] });
+    const writer = callerFor({
+      kind: "token",
+      userId: fx.owner.id,
+      tokenId: writeToken.id,
+      projectId,
+      scopes: ["WRITE"],
+    });
     expect((await writer.ingest.metrics(batch)).counts.stored).toBe(1);
 
     // A run the workbench executes is not an ingestion target.

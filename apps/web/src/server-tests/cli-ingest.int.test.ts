@@ -148,6 +148,7 @@ describe("paravt CLI over the REST API", () => {
     expect(first.code).toBe(0);
     expect(first.err).toMatch(/create run: busy \(HTTP 503\); retrying/);
     expect(first.err).toMatch(/line 5: skipped, not JSON/);
+    expect(first.err).toMatch(/the last line has no newline and is not complete JSON yet; left for the next run/);
     const summary = JSON.parse(first.out) as { runId: string; stored: number; skipped: number; lines: number };
     expect(summary).toMatchObject({ stored: 4, duplicate: 0, skipped: 1, lines: 6 });
     const runId = summary.runId;
@@ -170,8 +171,26 @@ describe("paravt CLI over the REST API", () => {
 
     const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
     expect(run).toMatchObject({ status: "SUCCEEDED", message: "done", jobName: "external" });
+
+    // The same path now holds another log (a restarted trainer rewrote it): refused, not resumed.
+    await fs.writeFile(file, line({ type: "run", clientId: "cli-run-1b", name: "restarted" }) + metric(1).repeat(40));
+    const replaced = await cli(["ingest", file]);
+    expect(replaced.code).toBe(1);
+    expect(replaced.err).toMatch(/is not the file .* was saved for/);
     expect(await db().metric.count({ where: { runId } })).toBe(3);
     expect(await db().episode.count({ where: { runId } })).toBe(3);
+  });
+
+  it("takes a complete last line without its newline (a final status) and stops", async () => {
+    const file = path.join(tmp, "no-newline.jsonl");
+    await fs.writeFile(
+      file,
+      line({ type: "run", clientId: "cli-run-nl", name: "no newline" }) +
+        metric(1) +
+        JSON.stringify({ type: "status", status: "SUCCEEDED" }),
+    );
+    const out = JSON.parse((await cli(["ingest", file, "--follow", "--poll-ms", "20"])).out) as { finished: boolean };
+    expect(out).toMatchObject({ finished: true, stored: 1, lines: 3 });
   });
 
   it("pushes metrics from stdin and exports episodes with their trajectories", async () => {

@@ -27,10 +27,23 @@ function required(value: string | undefined, flag: string): string {
   return value;
 }
 
-async function client(config: RemoteConfig) {
+async function client(config: Pick<RemoteConfig, "url" | "token">) {
   // Loaded on use: the local commands (reward, parse) never pay for the HTTP client.
   const { createParavtClient } = await import("@paravt/client");
   return createParavtClient({ url: config.url, token: config.token });
+}
+
+/** The saved login and a client; a token given only by PARAVT_TOKEN learns its project from /whoami. */
+async function session(): Promise<{
+  config: RemoteConfig & { projectId: string };
+  api: Awaited<ReturnType<typeof client>>;
+}> {
+  const saved = await readConfig();
+  const api = await client(saved);
+  if (saved.projectId) return { config: { ...saved, projectId: saved.projectId }, api };
+  const me = await api.whoami();
+  if (!me.token) throw new Error("PARAVT_TOKEN is not a project API token");
+  return { config: { ...saved, projectId: me.token.projectId }, api };
 }
 
 /** Wraps a subcommand table: usage errors exit 2 with the help, API errors exit 1 with their message. */
@@ -95,8 +108,8 @@ export const authCommand = group("auth", "log in to a workbench with a project A
   },
   async status(argv, io) {
     args(argv, {});
-    const config = await readConfig();
-    const me = await (await client(config)).whoami();
+    const { config, api } = await session();
+    const me = await api.whoami();
     io.stdout.write(
       `${JSON.stringify({ url: config.url, token: maskToken(config.token), projectId: config.projectId, scopes: me.token?.scopes ?? [] })}\n`,
     );
@@ -135,6 +148,10 @@ export const ingestCommand: Command = {
         true,
       );
       if (parsed.positionals.length !== 1) throw new UsageError("give exactly one FILE");
+      const poll = parsed.values["poll-ms"];
+      if (poll !== undefined && !(Number.isInteger(Number(poll)) && Number(poll) >= 10)) {
+        throw new UsageError("--poll-ms must be an integer of at least 10");
+      }
     } catch (e) {
       io.stderr.write(`paravt ingest: ${(e as Error).message}\n\n${INGEST_HELP}`);
       return 2;
@@ -142,8 +159,7 @@ export const ingestCommand: Command = {
     const file = parsed.positionals[0]!;
     try {
       await fs.access(file);
-      const config = await readConfig();
-      const api = await client(config);
+      const { config, api } = await session();
       const { uploadFile } = await import("../remote/ingest-file");
       const controller = new AbortController();
       const stop = () => controller.abort();
@@ -185,8 +201,7 @@ export const metricsCommand = group(
     async push(argv, io) {
       const { values } = args(argv, { run: { type: "string" } });
       const runId = required(values.run, "--run");
-      const config = await readConfig();
-      const api = await client(config);
+      const { config, api } = await session();
       const { parseLine } = await import("../remote/ingest-file");
       const readline = await import("node:readline");
       const counts = { stored: 0, duplicate: 0, conflict: 0, invalid: 0, skipped: 0 };
@@ -240,8 +255,7 @@ export const episodesCommand = group(
     async export(argv, io) {
       const { values } = args(argv, { run: { type: "string" }, out: { type: "string" } });
       const runId = required(values.run, "--run");
-      const config = await readConfig();
-      const api = await client(config);
+      const { config, api } = await session();
       const { createWriteStream } = await import("node:fs");
 
       const file = values.out ? createWriteStream(values.out) : null;
@@ -310,8 +324,7 @@ const RUNS_HELP = `Usage:
 export const runsCommand = group("runs", "list runs, export their metrics, wait for them", RUNS_HELP, {
   async list(argv, io) {
     const { values } = args(argv, { status: { type: "string" }, limit: { type: "string" } });
-    const config = await readConfig();
-    const api = await client(config);
+    const { config, api } = await session();
     const status = values.status as "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED" | undefined;
     const runs = await api.listRuns(config.projectId, {
       ...(status ? { status } : {}),
@@ -330,8 +343,7 @@ export const runsCommand = group("runs", "list runs, export their metrics, wait 
     const runId = required(values.run, "--run");
     const format = (values.format ?? "csv") as "csv" | "json";
     if (format !== "csv" && format !== "json") throw new UsageError("--format is csv or json");
-    const config = await readConfig();
-    const api = await client(config);
+    const { config, api } = await session();
     const names = values.names
       ? values.names
           .split(",")
@@ -349,8 +361,8 @@ export const runsCommand = group("runs", "list runs, export their metrics, wait 
     const { values } = args(argv, { run: { type: "string", multiple: true } });
     const ids = values.run ?? [];
     if (ids.length === 0) throw new UsageError("--run is required");
-    const config = await readConfig();
-    return waitAndReport(await client(config), config.projectId, ids, io);
+    const { config, api } = await session();
+    return waitAndReport(api, config.projectId, ids, io);
   },
 });
 
@@ -387,8 +399,7 @@ export const evalCommand = group("eval", "launch an evaluation (and wait for it)
     }
     const ks = (values.k ?? ["64"]).map(Number);
     if (ks.some((k) => !Number.isInteger(k))) throw new UsageError("--k takes integers");
-    const config = await readConfig();
-    const api = await client(config);
+    const { config, api } = await session();
     const launched = await api.launchEval(config.projectId, {
       name: required(values.name, "--name"),
       modelIds: values.model ?? [],
@@ -426,9 +437,8 @@ const DATASET_HELP = `Usage:
 export const datasetCommand = group("dataset", "list datasets, import a suite or a benchmark", DATASET_HELP, {
   async list(argv, io) {
     args(argv, {});
-    const config = await readConfig();
-    for (const d of await (await client(config)).listDatasets(config.projectId))
-      io.stdout.write(`${JSON.stringify(d)}\n`);
+    const { config, api } = await session();
+    for (const d of await api.listDatasets(config.projectId)) io.stdout.write(`${JSON.stringify(d)}\n`);
     return 0;
   },
   async import(argv, io) {
@@ -443,8 +453,7 @@ export const datasetCommand = group("dataset", "list datasets, import a suite or
     });
     const name = required(values.name, "--name");
     const dir = required(values.path, "--path");
-    const config = await readConfig();
-    const api = await client(config);
+    const { config, api } = await session();
     const out = values.benchmark
       ? await api.importBenchmark(config.projectId, {
           name,

@@ -9,8 +9,8 @@ import { z } from "zod";
 export const remoteConfigSchema = z.object({
   url: z.url({ protocol: /^https?$/, error: "The workbench URL must be http(s)://…" }),
   token: z.string().regex(/^pvt_[A-Za-z0-9_-]+$/, "API tokens look like pvt_…"),
-  /** The token's project, learned from /whoami at login. */
-  projectId: z.string().min(1),
+  /** The token's project, learned from /whoami at login (or later, for a PARAVT_TOKEN alone). */
+  projectId: z.string().min(1).optional(),
 });
 export type RemoteConfig = z.infer<typeof remoteConfigSchema>;
 
@@ -56,7 +56,8 @@ export async function readConfig(env: NodeJS.ProcessEnv = process.env): Promise<
   const merged = {
     ...saved,
     ...(env.PARAVT_URL ? { url: env.PARAVT_URL } : {}),
-    ...(env.PARAVT_TOKEN ? { token: env.PARAVT_TOKEN } : {}),
+    // Another token than the saved one may belong to another project: its project is looked up.
+    ...(env.PARAVT_TOKEN && env.PARAVT_TOKEN !== saved.token ? { token: env.PARAVT_TOKEN, projectId: undefined } : {}),
     ...(env.PARAVT_PROJECT ? { projectId: env.PARAVT_PROJECT } : {}),
   };
   if (!merged.url || !merged.token) throw new NotLoggedInError(file);

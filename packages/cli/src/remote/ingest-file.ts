@@ -2,6 +2,7 @@
 // the ingestion API, following the file as it grows and resuming where it stopped. Position is
 // saved after each acknowledged batch, so a crash re-sends at most one batch, which the server
 // answers as duplicates (every item has a client id).
+import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { metricItem, rolloutItem, type IngestBatchOutput, type MetricItem, type RolloutItem } from "@paravt/shared";
@@ -33,6 +34,8 @@ export interface UploadState {
   counts: Record<"stored" | "duplicate" | "conflict" | "invalid" | "skipped", number>;
   /** A final status was sent: the upload is complete. */
   finished: boolean;
+  /** The file the offset belongs to (see `fingerprint`). */
+  fingerprint?: string;
 }
 
 const runLine = z.object({
@@ -100,26 +103,78 @@ export function parseLine(text: string): ParsedLine {
   }
 }
 
+/** Bytes read per pass: a huge backlog is uploaded a chunk at a time, never held in memory at once. */
+const CHUNK_BYTES = 8 << 20;
+
+export interface LinesRead {
+  lines: { text: string; end: number }[];
+  /** Text after the last newline, when the read reached the end of the file (a line still being written). */
+  tail: string;
+  /** The file holds more complete data after this chunk. */
+  more: boolean;
+  size: number;
+}
+
 /**
- * Complete lines from `offset` on: a last line without its newline is still being written and is
- * left for the next read. Offsets are bytes, so a resumed read starts exactly after a line.
+ * Complete lines from `offset` on, at most about `maxBytes` of them (a single longer line is read
+ * whole). A last line without its newline is still being written: it comes back as `tail`, for the
+ * caller to decide. Offsets are bytes, so a resumed read starts exactly after a line.
  */
-export async function readCompleteLines(file: string, offset: number): Promise<{ text: string; end: number }[]> {
+export async function readCompleteLines(file: string, offset: number, maxBytes = CHUNK_BYTES): Promise<LinesRead> {
   const handle = await fs.open(file, "r");
   try {
     const { size } = await handle.stat();
     if (size < offset)
       throw new Error(`${file} is shorter than the saved position (${offset} bytes): was it replaced?`);
-    const buf = Buffer.alloc(size - offset);
-    await handle.read(buf, 0, buf.length, offset);
-    const out: { text: string; end: number }[] = [];
+    let want = Math.min(size - offset, maxBytes);
+    let buf = Buffer.alloc(0);
+    let lastNewline = -1;
+    for (;;) {
+      buf = Buffer.alloc(want);
+      let got = 0;
+      while (got < want) {
+        const { bytesRead } = await handle.read(buf, got, want - got, offset + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      buf = buf.subarray(0, got);
+      lastNewline = buf.lastIndexOf(0x0a);
+      // A line longer than the chunk: read more until its newline (or the end of the file).
+      if (lastNewline >= 0 || offset + got >= size) break;
+      want = Math.min(size - offset, want * 2);
+    }
+    const lines: { text: string; end: number }[] = [];
     let start = 0;
-    for (let i = 0; i < buf.length; i++) {
+    for (let i = 0; i <= lastNewline; i++) {
       if (buf[i] !== 0x0a) continue;
-      out.push({ text: buf.subarray(start, i).toString("utf8").replace(/\r$/, ""), end: offset + i + 1 });
+      lines.push({ text: buf.subarray(start, i).toString("utf8").replace(/\r$/, ""), end: offset + i + 1 });
       start = i + 1;
     }
-    return out;
+    const atEnd = offset + buf.length >= size;
+    return {
+      lines,
+      tail: atEnd ? buf.subarray(lastNewline + 1).toString("utf8") : "",
+      more: !atEnd,
+      size,
+    };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * What the saved position is a position in: the file's inode and a hash of the bytes just before
+ * the offset. A log replaced by another (a restarted trainer rewriting it, a rotation) no longer
+ * matches, and the upload stops instead of resuming in the middle of unrelated data.
+ */
+async function fingerprint(file: string, offset: number): Promise<string> {
+  const handle = await fs.open(file, "r");
+  try {
+    const { ino } = await handle.stat();
+    const from = Math.max(0, offset - 4096);
+    const buf = Buffer.alloc(offset - from);
+    if (buf.length) await handle.read(buf, 0, buf.length, from);
+    return `${ino}:${createHash("sha256").update(buf).digest("hex").slice(0, 32)}`;
   } finally {
     await handle.close();
   }
@@ -147,7 +202,8 @@ async function loadState(path: string): Promise<UploadState> {
 }
 
 /** Written to a temporary file and renamed, so a crash never leaves half a state file. */
-async function saveState(path: string, state: UploadState): Promise<void> {
+async function saveState(path: string, file: string, state: UploadState): Promise<void> {
+  state.fingerprint = await fingerprint(file, state.offset);
   await fs.writeFile(`${path}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
   await fs.rename(`${path}.tmp`, path);
 }
@@ -181,11 +237,14 @@ export class RetryableError extends Error {
   }
 }
 
+/** A server error (5xx) is retried this many times; no answer and 429 are retried without end. */
+const MAX_SERVER_ERROR_ATTEMPTS = 8;
+
 /** RetryableError, or the client's ApiError when it says so (no answer, 429, 5xx). */
-function retryable(err: unknown): { retryAfterMs?: number } | null {
-  if (err instanceof RetryableError) return err;
-  const e = err as { retryable?: unknown; retryAfterMs?: number } | null;
-  return e && e.retryable === true ? e : null;
+function retryable(err: unknown): { retryAfterMs?: number; serverError: boolean } | null {
+  if (err instanceof RetryableError) return { retryAfterMs: err.retryAfterMs, serverError: false };
+  const e = err as { retryable?: unknown; retryAfterMs?: number; status?: number } | null;
+  return e && e.retryable === true ? { retryAfterMs: e.retryAfterMs, serverError: (e.status ?? 0) >= 500 } : null;
 }
 
 async function withRetry<T>(what: string, fn: () => Promise<T>, o: UploadOptions): Promise<T> {
@@ -194,7 +253,7 @@ async function withRetry<T>(what: string, fn: () => Promise<T>, o: UploadOptions
       return await fn();
     } catch (err) {
       const r = retryable(err);
-      if (!r || o.signal?.aborted) throw err;
+      if (!r || o.signal?.aborted || (r.serverError && attempt >= MAX_SERVER_ERROR_ATTEMPTS)) throw err;
       const wait = r.retryAfterMs ?? Math.min(30_000, 500 * 2 ** Math.min(attempt - 1, 6));
       o.log(`${what}: ${(err as Error).message}; retrying in ${(wait / 1000).toFixed(1)} s (attempt ${attempt + 1})`);
       await sleep(wait, undefined, { signal: o.signal }).catch(() => undefined);
@@ -210,6 +269,13 @@ export async function uploadFile(o: UploadOptions): Promise<UploadState> {
     throw new Error(`${statePath} belongs to run ${state.runId}, not ${o.runId}; delete it to start over`);
   }
   state.runId ??= o.runId ?? null;
+  if (state.offset > 0 && state.fingerprint && (await fingerprint(o.file, state.offset)) !== state.fingerprint) {
+    throw new Error(
+      `${o.file} is not the file ${statePath} was saved for (replaced or rewritten); delete the state file to upload it from the start`,
+    );
+  }
+  /** A complete-looking last line without its newline, and how many reads it has stayed the same. */
+  let tailSeen: { text: string; reads: number } | null = null;
   const maxMetrics = o.metricBatch ?? 1000;
   const maxRollouts = o.rolloutBatch ?? 200;
   let pending: Pending | null = null;
@@ -237,7 +303,7 @@ export async function uploadFile(o: UploadOptions): Promise<UploadState> {
     report(out, firstLine);
     state.offset = p.end;
     state.line += p.lines;
-    await saveState(statePath, state);
+    await saveState(statePath, o.file, state);
   };
   /** A line that sends nothing (blank, bad, or after flushing): the position moves past it. */
   const consume = async (end: number) => {
@@ -248,12 +314,24 @@ export async function uploadFile(o: UploadOptions): Promise<UploadState> {
     }
     state.offset = end;
     state.line++;
-    await saveState(statePath, state);
+    await saveState(statePath, o.file, state);
   };
 
   while (!state.finished && !o.signal?.aborted) {
-    const lines = await readCompleteLines(o.file, pending ? pending.end : state.offset);
+    const read = await readCompleteLines(o.file, pending ? pending.end : state.offset);
+    const lines = [...read.lines];
+    // A last line without its newline: taken once it is complete JSON and, when following,
+    // unchanged over two reads (the writer is done with it, e.g. a final status line).
+    const tail = read.tail.trim();
+    if (tail && parseLine(tail).kind !== "bad") {
+      const prev = tailSeen as { text: string; reads: number } | null;
+      tailSeen = prev?.text === tail ? { text: tail, reads: prev.reads + 1 } : { text: tail, reads: 1 };
+      if (!o.follow || tailSeen.reads >= 2) lines.push({ text: read.tail, end: read.size });
+    } else if (tail && !o.follow) {
+      o.log(`the last line has no newline and is not complete JSON yet; left for the next run`);
+    }
     for (const { text, end } of lines) {
+      if (o.signal?.aborted) break;
       const lineNo = state.line + (pending?.lines ?? 0) + 1;
       const parsed = parseLine(text);
       if (parsed.kind === "blank") {
@@ -291,7 +369,9 @@ export async function uploadFile(o: UploadOptions): Promise<UploadState> {
         if (pending.items.length >= (kind === "metrics" ? maxMetrics : maxRollouts)) await flush();
       }
     }
+    if (o.signal?.aborted) break; // what was gathered is not acknowledged: sent again next time
     await flush();
+    if (read.more) continue;
     if (!o.follow || state.finished) break;
     await sleep(o.pollMs ?? 1000, undefined, { signal: o.signal }).catch(() => undefined);
   }

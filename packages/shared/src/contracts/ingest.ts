@@ -6,7 +6,7 @@ import { z } from "zod";
 import { id, projectRef } from "./common";
 import { questionTypeSchema } from "./datasets";
 import { MAX_K } from "./evals";
-import { runOutput } from "./runs";
+import { MAX_ROLLOUT_STEP, runOutput } from "./runs";
 
 /** Client ids: the trainer's own (uuid, "step-12/rollout-3", …). */
 const clientId = z
@@ -54,9 +54,12 @@ const metricName = z
   .max(100)
   .regex(/^[\w./:-]+$/, "Metric names use letters, digits and _ . / : -");
 
+/** Steps are int4 in Postgres. */
+const MAX_STEP = 2_147_483_647;
+
 export const metricItem = z.object({
   id: clientId,
-  step: z.number().int().min(0),
+  step: z.number().int().min(0).max(MAX_STEP),
   /** name -> value; non-finite values are refused per item. */
   values: z.record(metricName, z.number()),
   /** When the step happened (ISO 8601); the server's time otherwise. */
@@ -101,7 +104,8 @@ const turnItem = z.object({
 export const rolloutItem = z.object({
   id: clientId,
   /** Training step of the rollout (rollouts of one step share it); 0 for an evaluation. */
-  step: z.number().int().min(0).default(0),
+  // rolloutIndex = step * 1000 + index is an int4: steps up to MAX_ROLLOUT_STEP.
+  step: z.number().int().min(0).max(MAX_ROLLOUT_STEP).default(0),
   /** Position of the rollout within its step (0..999). */
   index: z.number().int().min(0).max(999).default(0),
   k: z.number().int().min(1).max(MAX_K),

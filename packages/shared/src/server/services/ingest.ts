@@ -191,7 +191,14 @@ export async function ingestMetrics(
       stored.set(`${item.step}\u0000${name}`, value);
       rows.push({ runId: run.id, step: item.step, name, value, ...(item.at ? { wallTime: new Date(item.at) } : {}) });
     }
-    if (fresh.length > 0) results.push({ id: item.id, status: "stored" });
+    if (fresh.length > 0)
+      results.push({
+        id: item.id,
+        status: "stored",
+        ...(differing.length
+          ? { reason: `kept the stored values of ${differing.map(([n]) => n).join(", ")} at step ${item.step}` }
+          : {}),
+      });
     else if (differing.length > 0)
       results.push({
         id: item.id,
@@ -231,6 +238,21 @@ async function sampleFor(
   return sample;
 }
 
+/** Turn indices, and call indices within a turn, must be unique (they key the stored rows). */
+function duplicateIndex(item: RolloutItem): string | null {
+  const turns = new Set<number>();
+  for (const t of item.turns) {
+    if (turns.has(t.index)) return `two turns have index ${t.index}`;
+    turns.add(t.index);
+    const calls = new Set<number>();
+    for (const c of t.toolCalls) {
+      if (calls.has(c.index)) return `turn ${t.index} has two tool calls with index ${c.index}`;
+      calls.add(c.index);
+    }
+  }
+  return null;
+}
+
 /** Rollouts with their full trajectories, stored like the workbench's own episodes. */
 export async function ingestRollouts(
   access: ProjectAccess,
@@ -252,6 +274,11 @@ export async function ingestRollouts(
   for (const item of input.items) {
     if (known.has(item.id)) {
       results.push({ id: item.id, status: "duplicate" });
+      continue;
+    }
+    const clash = duplicateIndex(item);
+    if (clash) {
+      results.push({ id: item.id, status: "invalid", reason: clash });
       continue;
     }
     const sample = await sampleFor(access.projectId, datasetId, item.sample);

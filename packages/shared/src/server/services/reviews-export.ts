@@ -120,21 +120,24 @@ export function queueExportCsv(data: QueueExport): string {
   const lines = [csvRow(CSV_HEADER)];
   for (const i of data.items) {
     lines.push(
-      csvRow([
-        i.position + 1,
-        i.episodeId,
-        i.sampleKey,
-        i.question,
-        i.answer,
-        i.prediction,
-        i.correct,
-        i.k,
-        i.toolCalls,
-        i.status,
-        i.assignee,
-        i.tags.join("; "),
-        i.comments.map(commentCell).join(" | "),
-      ]),
+      csvRow(
+        [
+          i.position + 1,
+          i.episodeId,
+          i.sampleKey,
+          i.question,
+          i.answer,
+          i.prediction,
+          i.correct,
+          i.k,
+          i.toolCalls,
+          i.status,
+          i.assignee,
+          i.tags.join("; "),
+          i.comments.map(commentCell).join(" | "),
+        ],
+        { guardFormulas: true },
+      ),
     );
   }
   return `${lines.join("\n")}\n`;

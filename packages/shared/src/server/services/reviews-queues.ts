@@ -25,6 +25,9 @@ async function runInProject(access: ProjectAccess, runId: string) {
   return run;
 }
 
+/** Episodes read per page by the format filter. */
+const FORMAT_PAGE = 500;
+
 /** The Prisma condition of a filter; `format` needs the turns' text and is finished in JS. */
 async function filterWhere(
   access: ProjectAccess,
@@ -76,16 +79,24 @@ export async function selectQueueEpisodes(
     ]);
     return { episodeIds: rows.map((r) => r.id), matched };
   }
-  const rows = await db().episode.findMany({
-    where,
-    orderBy,
-    select: {
-      id: true,
-      prediction: true,
-      turns: { select: { rawText: true, forcedPrefix: true, parseIssues: true }, orderBy: { index: "asc" } },
-    },
-  });
-  const failed = rows.filter((r) => formatFailure(r.turns, r.prediction).failed).map((r) => r.id);
+  // Format needs every turn's text: read a page of episodes at a time (a training run has
+  // thousands of rollouts), in the queue's order, keeping only the ids that fail.
+  const failed: string[] = [];
+  for (let skip = 0; ; skip += FORMAT_PAGE) {
+    const rows = await db().episode.findMany({
+      where,
+      orderBy,
+      skip,
+      take: FORMAT_PAGE,
+      select: {
+        id: true,
+        prediction: true,
+        turns: { select: { rawText: true, forcedPrefix: true, parseIssues: true }, orderBy: { index: "asc" } },
+      },
+    });
+    for (const r of rows) if (formatFailure(r.turns, r.prediction).failed) failed.push(r.id);
+    if (rows.length < FORMAT_PAGE) break;
+  }
   return { episodeIds: failed.slice(0, MAX_QUEUE_ITEMS), matched: failed.length };
 }
 

@@ -42,6 +42,11 @@ export function toItemRow(e: ItemEpisode): Omit<ReviewItemRow, "position"> {
   };
 }
 
+/**
+ * Tells the project's open pages about a change. Best-effort: the change is already stored, so a
+ * Redis hiccup must not turn it into an error the caller would retry (and store twice); pages
+ * catch up on their next refetch.
+ */
 export async function publishReviewChange(
   access: ProjectAccess,
   kind: ReviewEvent["kind"],
@@ -54,5 +59,5 @@ export async function publishReviewChange(
     queueId: ids.queueId ?? null,
     byUserId: access.principal.userId,
     at: new Date().toISOString(),
-  });
+  }).catch((err: unknown) => console.error(`review event of project ${access.projectId} not published:`, err));
 }

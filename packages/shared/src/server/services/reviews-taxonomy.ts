@@ -83,6 +83,9 @@ export async function mergeFailureTags(
   assertCan(access, "taxonomy.edit");
   await Promise.all([tagInProject(access, input.fromTagId), tagInProject(access, input.intoTagId)]);
   const moved = await db().$transaction(async (tx) => {
+    // Locks both tags: a tag being added to a review meanwhile (setReviewTag holds FOR SHARE on
+    // it) is either copied here or refused as gone, never dropped by the cascade below.
+    await tx.$queryRaw`SELECT id FROM failure_tags WHERE id IN (${input.fromTagId}, ${input.intoTagId}) FOR UPDATE`;
     const n = await tx.$executeRaw`
       INSERT INTO review_tags (review_id, tag_id, added_by_id, created_at)
       SELECT review_id, ${input.intoTagId}, added_by_id, created_at FROM review_tags WHERE tag_id = ${input.fromTagId}

@@ -119,9 +119,14 @@ export async function setReviewTag(
   if (!tag) throw new NotFoundError("Tag");
   const reviewId = await ensureReview(access, input.episodeId);
   if (input.on) {
-    await db().reviewTag.createMany({
-      data: [{ reviewId, tagId: tag.id, addedById: access.principal.userId }],
-      skipDuplicates: true,
+    await db().$transaction(async (tx) => {
+      // FOR SHARE: a merge or delete of this tag waits for the insert, or runs first and we stop.
+      const live = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM failure_tags WHERE id = ${tag.id} FOR SHARE`;
+      if (live.length === 0) throw new NotFoundError("Tag");
+      await tx.reviewTag.createMany({
+        data: [{ reviewId, tagId: tag.id, addedById: access.principal.userId }],
+        skipDuplicates: true,
+      });
     });
   } else {
     await db().reviewTag.deleteMany({ where: { reviewId, tagId: tag.id } });
@@ -158,7 +163,7 @@ function emptyProgress(): ReviewProgress {
 
 /**
  * The overview page: review rows filtered by queue / tag / status / assignee, and progress per
- * assignee over every reviewed episode of the project. Queues come from `listQueues`.
+ * assignee over the items of the project's queues (or of one queue). Queues come from `listQueues`.
  */
 export async function overview(
   access: ProjectAccess,
@@ -189,18 +194,23 @@ export async function overview(
       orderBy: [{ runId: "asc" }, { sample: { key: "asc" } }, { rolloutIndex: "asc" }],
       take: input.limit,
     }),
-    db().review.groupBy({
-      by: ["assigneeId", "status"],
-      where: { projectId: access.projectId },
-      _count: { _all: true },
-    }),
+    // Over queue items (an untouched item is OPEN and unassigned), each episode once even when
+    // two queues list it; only the chosen queue when the overview is filtered to one.
+    db().$queryRaw<{ assignee_id: string | null; status: ReviewStatus; n: bigint }[]>`
+      SELECT r.assignee_id, COALESCE(r.status::text, 'OPEN') AS status, count(DISTINCT qi.episode_id) AS n
+      FROM review_queue_items qi
+      JOIN review_queues q ON q.id = qi.queue_id
+      LEFT JOIN reviews r ON r.episode_id = qi.episode_id
+      WHERE q.project_id = ${access.projectId}
+        ${input.queueId ? Prisma.sql`AND qi.queue_id = ${input.queueId}` : Prisma.empty}
+      GROUP BY 1, 2`,
   ]);
   const byAssignee = new Map<string | null, ReviewProgress>();
   for (const g of grouped) {
-    const p = byAssignee.get(g.assigneeId) ?? emptyProgress();
-    p[g.status] += g._count._all;
-    p.total += g._count._all;
-    byAssignee.set(g.assigneeId, p);
+    const p = byAssignee.get(g.assignee_id) ?? emptyProgress();
+    p[g.status] += Number(g.n);
+    p.total += Number(g.n);
+    byAssignee.set(g.assignee_id, p);
   }
   const users = await db().user.findMany({
     where: { id: { in: [...byAssignee.keys()].filter((k): k is string => k !== null) } },
