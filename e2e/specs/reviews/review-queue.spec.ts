@@ -135,6 +135,14 @@ test("review queue: build from an eval's wrong answers, review two items by keyb
     await expect(tags.getByRole("button").nth(0)).toHaveAttribute("aria-pressed", "true");
     await expect(page.getByRole("radio", { name: /Triaged/ })).toHaveAttribute("aria-checked", "true");
     await expect(comments).toContainText("crop misses the needle");
+    // An unposted draft survives moving to the next item and back.
+    await page.keyboard.press("c");
+    await comment.pressSequentially("half a thought");
+    await comment.press("Escape");
+    await page.keyboard.press("n");
+    await expect(position).toHaveText(`2 / ${total}`);
+    await page.keyboard.press("p");
+    await expect(page.getByLabel("New comment")).toHaveValue("half a thought");
     // The help lists the review keys beside the viewer's.
     await page.keyboard.press("?");
     await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toContainText(

@@ -52,7 +52,17 @@ export const ReviewPanel = forwardRef<ReviewPanelControl, Props>(function Review
   const setTag = useMutation(trpc.reviews.setTag.mutationOptions({ onSuccess: onSaved }));
   const comment = useMutation(trpc.reviews.comment.mutationOptions({ onSuccess: onSaved }));
 
-  const [body, setBody] = useState("");
+  // The draft survives moving to another item and back (n / p remount the panel): kept per
+  // episode in this tab's sessionStorage until it is posted.
+  const draftKey = `paravt:review-draft:${episodeId}`;
+  const [body, setBodyState] = useState(() =>
+    typeof window === "undefined" ? "" : (window.sessionStorage.getItem(draftKey) ?? ""),
+  );
+  const setBody = (text: string) => {
+    setBodyState(text);
+    if (text) window.sessionStorage.setItem(draftKey, text);
+    else window.sessionStorage.removeItem(draftKey);
+  };
   const [pin, setPin] = useState(true);
   const [caret, setCaret] = useState(0);
   const [picked, setPicked] = useState<{ id: string; name: string }[]>([]);
