@@ -55,3 +55,35 @@ export async function addNanoModels(page: Page, names: readonly string[], checkp
     await expect(page.getByRole("table", { name: "Models" })).toContainText(name);
   }
 }
+
+/** Registers an OpenAI-compatible endpoint model named `name` (e.g. the scripted chat server). */
+export async function addEndpointModel(page: Page, name: string, baseUrl: string, servedModel: string) {
+  await tab(page, "Models").click();
+  await expect(page).toHaveURL(/\/models$/);
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Kind").selectOption("OPENAI_COMPATIBLE");
+  await page.getByLabel("Base URL").fill(baseUrl);
+  await page.getByLabel("Served model").fill(servedModel);
+  await page.getByRole("button", { name: "Add model" }).click();
+  await expect(page.getByRole("table", { name: "Models" })).toContainText(name);
+}
+
+/**
+ * Launches one evaluation of `model` on the one-video suite (agentic_general, the default mode,
+ * at K = 8, the first `samples` samples), waits until its run succeeded and opens that run's page.
+ */
+export async function evaluateOnSuiteAtK8(page: Page, o: { name: string; model: string; samples: number }) {
+  await tab(page, "Evaluations").click();
+  const form = page.getByRole("form", { name: "Launch an evaluation" });
+  await form.getByLabel("Evaluation name").fill(o.name);
+  await form.getByRole("group", { name: "Models" }).getByLabel(o.model).check();
+  await form.getByRole("group", { name: "Datasets" }).getByLabel("needle-suite-seed-3").check();
+  const ks = form.getByRole("group", { name: "Overview frames K" });
+  await ks.getByLabel("64").uncheck();
+  await ks.getByLabel("8", { exact: true }).check();
+  await form.getByLabel("Sample limit").fill(String(o.samples));
+  await form.getByRole("button", { name: "Launch evaluation" }).click();
+  const runs = page.getByRole("table", { name: "Evaluation runs" });
+  await expect(runs.getByText("succeeded")).toHaveCount(1, { timeout: 120_000 });
+  await page.getByRole("table", { name: "Results matrix" }).getByRole("link").first().click();
+}

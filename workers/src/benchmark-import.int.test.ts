@@ -6,12 +6,11 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parquetWriteFile } from "hyparquet-writer";
-import { benchmarkImportReportSchema } from "@paravt/shared";
-import { createProjectWithRoles } from "@paravt/db/factories";
-import { datasets, db, projectAccess, queue, runs } from "@paravt/shared/server";
+import { datasets, db, queue, runs } from "@paravt/shared/server";
 import { generateTestVideo } from "@paravt/video";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorkers, type RunningWorkers } from "./start-workers";
+import { importReportOf, projectWithOwnerAccess } from "./test-fixtures";
 import { waitForRun, waitForVideoSettled } from "./test-support";
 
 const mediaRoot = path.join(os.tmpdir(), `paravt-bench-media-${process.pid}`);
@@ -103,22 +102,12 @@ afterAll(async () => {
   await fs.rm(outside, { recursive: true, force: true });
 });
 
-async function ownerAccess() {
-  const fx = await createProjectWithRoles(db());
-  return { fx, access: await projectAccess({ kind: "user", userId: fx.owner.id }, fx.project.id) };
-}
-
-async function reportOf(datasetId: string) {
-  const source = (await db().dataset.findUniqueOrThrow({ where: { id: datasetId } })).source as { report: unknown };
-  return benchmarkImportReportSchema.parse(source.report);
-}
-
 describe("benchmark import (dataset.import, kind benchmark)", () => {
   it(
     "imports a VideoMME copy with its skip report, probes the videos, and a re-import updates without duplicating",
     { timeout: 120_000 },
     async () => {
-      const { fx, access } = await ownerAccess();
+      const { fx, access } = await projectWithOwnerAccess();
       const { dataset, runId } = await datasets.importBenchmark(access, {
         name: "Video-MME local",
         benchmark: "videomme",
@@ -145,7 +134,7 @@ describe("benchmark import (dataset.import, kind benchmark)", () => {
       expect(first.video?.source).toBe("PATH");
       expect(samples[1]!.videoId).toBe(first.videoId);
 
-      const report = await reportOf(dataset.id);
+      const report = await importReportOf(dataset.id);
       expect(report).toMatchObject({ rows: 7, loaded: 3, skipped: 4, videos: 2, newVideos: 2 });
       expect(report.byReason).toEqual({
         missing_video: 1,
@@ -185,7 +174,7 @@ describe("benchmark import (dataset.import, kind benchmark)", () => {
       });
       expect(updated.id).toBe(first.id);
       expect(updated.question).toMatch(/^Which colour is the square\?\n/);
-      expect((await reportOf(dataset.id)).newVideos).toBe(0);
+      expect((await importReportOf(dataset.id)).newVideos).toBe(0);
 
       // The subtitle variant into a second dataset: same videos, the SRT text in the question.
       const subs = await datasets.importBenchmark(access, {
@@ -202,12 +191,12 @@ describe("benchmark import (dataset.import, kind benchmark)", () => {
       // knob `subtitles` only prefixes a string, so nothing is prefixed twice).
       expect(withSubs[2]!.question).toMatch(/^What moves first\?/);
       expect(withSubs[2]!.metadata).toMatchObject({ subtitles: false });
-      expect((await reportOf(subs.dataset.id)).subtitles).toEqual({ withText: 2, missing: 1 });
+      expect((await importReportOf(subs.dataset.id)).subtitles).toEqual({ withText: 2, missing: 1 });
     },
   );
 
   it("refuses a directory outside the media roots, directly or through a symlink, before creating anything", async () => {
-    const { fx, access } = await ownerAccess();
+    const { fx, access } = await projectWithOwnerAccess();
     const input = { name: "x", benchmark: "videomme" as const, subtitles: false };
     await expect(datasets.importBenchmark(access, { ...input, path: outside })).rejects.toThrow(
       /outside the media roots/,
@@ -226,7 +215,7 @@ describe("benchmark import (dataset.import, kind benchmark)", () => {
   });
 
   it("fails an import whose directory lacks the published layout with what was looked for, once", async () => {
-    const { fx, access } = await ownerAccess();
+    const { fx, access } = await projectWithOwnerAccess();
     const empty = path.join(mediaRoot, `empty-${fx.project.id}`);
     await fs.mkdir(empty);
     const { dataset, runId } = await datasets.importBenchmark(access, {

@@ -7,9 +7,7 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { benchmarkImportReportSchema } from "@paravt/shared";
-import { createProjectWithRoles } from "@paravt/db/factories";
-import { datasets, db, projectAccess, queue, runs } from "@paravt/shared/server";
+import { datasets, db, queue, runs } from "@paravt/shared/server";
 import { generateTestVideo } from "@paravt/video";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -21,6 +19,7 @@ import {
   type RlFixtureRow,
 } from "../../packages/benchmarks/test/paravt-parquet-fixtures";
 import { startWorkers, type RunningWorkers } from "./start-workers";
+import { importReportOf, projectWithOwnerAccess } from "./test-fixtures";
 import { waitForRun, waitForVideoSettled } from "./test-support";
 
 const mediaRoot = path.join(os.tmpdir(), `paravt-pq-media-${process.pid}`);
@@ -102,22 +101,12 @@ afterAll(async () => {
   await fs.rm(outside, { recursive: true, force: true });
 });
 
-async function ownerAccess() {
-  const fx = await createProjectWithRoles(db());
-  return { fx, access: await projectAccess({ kind: "user", userId: fx.owner.id }, fx.project.id) };
-}
-
-async function reportOf(datasetId: string) {
-  const source = (await db().dataset.findUniqueOrThrow({ where: { id: datasetId } })).source as { report: unknown };
-  return benchmarkImportReportSchema.parse(source.report);
-}
-
 describe("ParaVT parquet import (dataset.import, benchmark paravt-parquet)", () => {
   it(
     "imports RL rows with sentinel paths, reports skips per root, and a re-import duplicates nothing",
     { timeout: 120_000 },
     async () => {
-      const { fx, access } = await ownerAccess();
+      const { fx, access } = await projectWithOwnerAccess();
       const { dataset, runId } = await datasets.importBenchmark(access, {
         name: "LongVT RL",
         benchmark: "paravt-parquet",
@@ -153,7 +142,7 @@ describe("ParaVT parquet import (dataset.import, benchmark paravt-parquet)", () 
       expect(lv.video?.path).toBe(await fs.realpath(path.join(mediaRoot, "longvt_source/yt/abc.mp4")));
       expect(samples[0]!.metadata).toMatchObject({ span: [0.5, 1.5], answerText: "[0.5, 1.5]" });
 
-      const report = await reportOf(dataset.id);
+      const report = await importReportOf(dataset.id);
       expect(report).toMatchObject({ rows: 7, loaded: 4, skipped: 3, videos: 4, newVideos: 4, variant: "RL rows" });
       expect(report.byReason).toEqual({ missing_video: 1, bad_video_path: 1, outside_media_roots: 1 });
       expect(report.skippedRows.map((r) => [r.key, r.reason])).toEqual([
@@ -189,12 +178,12 @@ describe("ParaVT parquet import (dataset.import, benchmark paravt-parquet)", () 
       });
       expect(updated.id).toBe(lv.id);
       expect(updated.question).toMatch(/^What does the woman pick up\?/);
-      expect((await reportOf(dataset.id)).newVideos).toBe(0);
+      expect((await importReportOf(dataset.id)).newVideos).toBe(0);
     },
   );
 
   it("imports labeled SFT rows and reports the unlabeled ones", { timeout: 60_000 }, async () => {
-    const { access } = await ownerAccess();
+    const { access } = await projectWithOwnerAccess();
     const file = await writeSftParquet(path.join(mediaRoot, "sft", "sft.parquet"), [
       {
         messages: [
@@ -230,13 +219,13 @@ describe("ParaVT parquet import (dataset.import, benchmark paravt-parquet)", () 
     const samples = await db().sample.findMany({ where: { datasetId: dataset.id } });
     expect(samples.map((s) => [s.key, s.question, s.answer])).toEqual([["3", "Is it day?", "yes"]]);
     expect(samples[0]!.metadata).toMatchObject({ rowKind: "sft", split: "sft" });
-    const report = await reportOf(dataset.id);
+    const report = await importReportOf(dataset.id);
     expect(report.byReason).toEqual({ unlabeled_sft_row: 1 });
     expect(report.parquet).toMatchObject({ rowKinds: { rl: 0, sft: 2, other: 0 }, sft: { rows: 2, imported: 1 } });
   });
 
   it("refuses a parquet path outside the media roots or a directory, before creating anything", async () => {
-    const { fx, access } = await ownerAccess();
+    const { fx, access } = await projectWithOwnerAccess();
     const input = { name: "x", benchmark: "paravt-parquet" as const, subtitles: false };
     const foreign = path.join(outside, "rl.parquet");
     await writeRlParquet(foreign, rlRows(), "string");

@@ -4,11 +4,10 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createProjectWithRoles } from "@paravt/db/factories";
-import { defaultTokenizer, initParameters, modelConfig, Mulberry32, saveCheckpoint } from "@paravt/nano";
-import { datasets, db, metrics, projectAccess, queue, runs, serverEnv, training } from "@paravt/shared/server";
+import { datasets, db, metrics, queue, runs, serverEnv, training } from "@paravt/shared/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorkers, type RunningWorkers } from "./start-workers";
+import { projectWithOwnerAccess, tinyCheckpoint } from "./test-fixtures";
 import { waitForRun, waitUntil } from "./test-support";
 
 const tmp = path.join(os.tmpdir(), `paravt-rl-job-${process.pid}`);
@@ -28,34 +27,9 @@ afterAll(async () => {
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
-/** A freshly initialised tiny nano saved as a checkpoint: seconds per RL step instead of minutes. */
-async function tinyCheckpoint(dir: string): Promise<string> {
-  const tok = defaultTokenizer();
-  const config = modelConfig(tok, { contextLength: 1024, width: 32, layers: 1, heads: 2, seed: 5 });
-  await saveCheckpoint(
-    dir,
-    {
-      config,
-      tokenizer: tok,
-      params: initParameters(config),
-      training: {
-        step: 0,
-        seed: 5,
-        rng: { algorithm: Mulberry32.algorithm, state: [5] },
-        dataCursor: { epoch: 0, position: 0, datasetHash: "0".repeat(64) },
-        optimizer: null,
-      },
-      moments: null,
-    },
-    { overwrite: true },
-  );
-  return dir;
-}
-
 /** A fresh project (owner access) with an imported one-video suite and a tiny nano model. */
 async function projectWithSuiteAndModel(seed: number) {
-  const fx = await createProjectWithRoles(db());
-  const access = await projectAccess({ kind: "user", userId: fx.owner.id }, fx.project.id);
+  const { fx, access } = await projectWithOwnerAccess();
   const { dataset, runId } = await datasets.generateSuite(access, {
     name: "rl data",
     seed,

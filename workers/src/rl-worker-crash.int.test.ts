@@ -6,11 +6,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createProjectWithRoles } from "@paravt/db/factories";
-import { defaultTokenizer, initParameters, modelConfig, Mulberry32, saveCheckpoint } from "@paravt/nano";
-import { datasets, db, metrics, projectAccess, queue, serverEnv, training } from "@paravt/shared/server";
+import { datasets, db, metrics, queue, serverEnv, training } from "@paravt/shared/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { startWorkers, type RunningWorkers } from "./start-workers";
+import { projectWithOwnerAccess, tinyCheckpoint } from "./test-fixtures";
 import { waitForRun, waitUntil } from "./test-support";
 
 const tmp = path.join(os.tmpdir(), `paravt-rl-crash-${process.pid}`);
@@ -47,30 +46,6 @@ afterAll(async () => {
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
-/** A freshly initialised tiny nano (width 32, one layer): about a second per RL step on a CPU. */
-async function tinyCheckpoint(dir: string): Promise<string> {
-  const tok = defaultTokenizer();
-  const config = modelConfig(tok, { contextLength: 1024, width: 32, layers: 1, heads: 2, seed: 5 });
-  await saveCheckpoint(
-    dir,
-    {
-      config,
-      tokenizer: tok,
-      params: initParameters(config),
-      training: {
-        step: 0,
-        seed: 5,
-        rng: { algorithm: Mulberry32.algorithm, state: [5] },
-        dataCursor: { epoch: 0, position: 0, datasetHash: "0".repeat(64) },
-        optimizer: null,
-      },
-      moments: null,
-    },
-    { overwrite: true },
-  );
-  return dir;
-}
-
 /** Checkpoint directories of a run with their modification times (a rewrite replaces the directory). */
 async function checkpointTimes(outDir: string): Promise<Map<string, number>> {
   const names = (await fs.readdir(outDir).catch(() => [] as string[])).filter((n) => /^step-\d+$/.test(n));
@@ -95,8 +70,7 @@ describe("a train.rl run whose worker is killed", () => {
         stdio: "ignore",
       });
 
-      const fx = await createProjectWithRoles(db());
-      const access = await projectAccess({ kind: "user", userId: fx.owner.id }, fx.project.id);
+      const { fx, access } = await projectWithOwnerAccess();
       const suite = await datasets.generateSuite(access, {
         name: "rl crash data",
         seed: 5,

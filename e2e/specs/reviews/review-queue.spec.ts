@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
-import { generateOneVideoSuite, signUpWithProject, tab } from "../support";
+import { addEndpointModel, evaluateOnSuiteAtK8, generateOneVideoSuite, signUpWithProject, tab } from "../support";
 import { startScriptedChatServer } from "../viewer/scripted-chat-server";
 
 /** RFC 4180 rows: quoted cells may hold commas, quotes ("") and line breaks (MCQ options do). */
@@ -52,29 +52,8 @@ test("review queue: build from an eval's wrong answers, review two items by keyb
   try {
     await signUpWithProject(page, { user: "Reviewer", emailPrefix: "review", project: "Failure review" });
     await generateOneVideoSuite(page);
-    await tab(page, "Models").click();
-    await expect(page).toHaveURL(/\/models$/);
-    await page.getByLabel("Name", { exact: true }).fill("scripted");
-    await page.getByLabel("Kind").selectOption("OPENAI_COMPATIBLE");
-    await page.getByLabel("Base URL").fill(llm.baseUrl);
-    await page.getByLabel("Served model").fill("scripted-agent");
-    await page.getByRole("button", { name: "Add model" }).click();
-    await expect(page.getByRole("table", { name: "Models" })).toContainText("scripted");
-
-    await tab(page, "Evaluations").click();
-    const form = page.getByRole("form", { name: "Launch an evaluation" });
-    await form.getByLabel("Evaluation name").fill("to review");
-    await form.getByRole("group", { name: "Models" }).getByLabel("scripted").check();
-    await form.getByRole("group", { name: "Datasets" }).getByLabel("needle-suite-seed-3").check();
-    const ks = form.getByRole("group", { name: "Overview frames K" });
-    await ks.getByLabel("64").uncheck();
-    await ks.getByLabel("8", { exact: true }).check();
-    await form.getByLabel("Sample limit").fill("3");
-    await form.getByRole("button", { name: "Launch evaluation" }).click();
-    await expect(page.getByRole("table", { name: "Evaluation runs" }).getByText("succeeded")).toHaveCount(1, {
-      timeout: 120_000,
-    });
-    await page.getByRole("table", { name: "Results matrix" }).getByRole("link").first().click();
+    await addEndpointModel(page, "scripted", llm.baseUrl, "scripted-agent");
+    await evaluateOnSuiteAtK8(page, { name: "to review", model: "scripted", samples: 3 });
     await expect(page.getByTestId("run-name")).toBeVisible();
 
     // 1. A queue from the run's wrong answers (the form's default filter).

@@ -1,6 +1,6 @@
 import { createDb } from "@paravt/db";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { generateOneVideoSuite, signUpWithProject, tab } from "../support";
+import { addEndpointModel, evaluateOnSuiteAtK8, generateOneVideoSuite, signUpWithProject } from "../support";
 import { scriptedWindows, startScriptedChatServer } from "./scripted-chat-server";
 
 const videoTime = (page: Page) =>
@@ -29,30 +29,10 @@ test("episode viewer: overview ticks and parallel crop windows on the timeline, 
     // One generated 1-minute needle video with its questions (as in the nano eval spec).
     await generateOneVideoSuite(page);
 
-    // The scripted OpenAI-compatible endpoint (a private address, allowed by the endpoint policy).
-    await tab(page, "Models").click();
-    await expect(page).toHaveURL(/\/models$/);
-    await page.getByLabel("Name", { exact: true }).fill("scripted");
-    await page.getByLabel("Kind").selectOption("OPENAI_COMPATIBLE");
-    await page.getByLabel("Base URL").fill(llm.baseUrl);
-    await page.getByLabel("Served model").fill("scripted-agent");
-    await page.getByRole("button", { name: "Add model" }).click();
-    await expect(page.getByRole("table", { name: "Models" })).toContainText("scripted");
-
-    // agentic_general (the default mode), K = 8, one sample.
-    await tab(page, "Evaluations").click();
-    const form = page.getByRole("form", { name: "Launch an evaluation" });
-    await form.getByLabel("Evaluation name").fill("viewer");
-    await form.getByRole("group", { name: "Models" }).getByLabel("scripted").check();
-    await form.getByRole("group", { name: "Datasets" }).getByLabel("needle-suite-seed-3").check();
-    const ks = form.getByRole("group", { name: "Overview frames K" });
-    await ks.getByLabel("64").uncheck();
-    await ks.getByLabel("8", { exact: true }).check();
-    await form.getByLabel("Sample limit").fill("1");
-    await form.getByRole("button", { name: "Launch evaluation" }).click();
-    const runs = page.getByRole("table", { name: "Evaluation runs" });
-    await expect(runs.getByText("succeeded")).toHaveCount(1, { timeout: 120_000 });
-    await page.getByRole("table", { name: "Results matrix" }).getByRole("link").first().click();
+    // The scripted OpenAI-compatible endpoint (a private address, allowed by the endpoint policy),
+    // evaluated in agentic_general (the default mode) at K = 8 on one sample.
+    await addEndpointModel(page, "scripted", llm.baseUrl, "scripted-agent");
+    await evaluateOnSuiteAtK8(page, { name: "viewer", model: "scripted", samples: 1 });
     // The run page URL names the run; its one episode is opened by its address (the samples
     // table is covered by the nano eval spec).
     await expect(page).toHaveURL(/\/runs\/[^/?]+/);
