@@ -114,6 +114,22 @@ test("review queue: build from an eval's wrong answers, review two items by keyb
     await expect(tags.getByRole("button").nth(0)).toHaveAttribute("aria-pressed", "true");
     await expect(page.getByRole("radio", { name: /Triaged/ })).toHaveAttribute("aria-checked", "true");
     await expect(comments).toContainText("crop misses the needle");
+    // A second comment: edited by its author ("(edited)"), then deleted after a confirmation.
+    await page.keyboard.press("c");
+    await comment.pressSequentially("second thougth");
+    await comment.press("Control+Enter");
+    await expect(comments.getByRole("listitem")).toHaveCount(2);
+    const second = comments.getByRole("listitem").nth(1);
+    await second.getByRole("button", { name: "Edit" }).click();
+    await second.getByLabel("Edit comment").fill("second thought");
+    await second.getByLabel("Edit comment").press("Control+Enter");
+    await expect(second).toContainText("second thought");
+    await expect(second).toContainText("(edited)");
+    page.once("dialog", (d) => void d.accept());
+    await second.getByRole("button", { name: "Delete" }).click();
+    await expect(comments.getByRole("listitem")).toHaveCount(1);
+    await expect(comments).not.toContainText("second thought");
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur()); // keys drive the page again
     // An unposted draft survives moving to the next item and back.
     await page.keyboard.press("c");
     await comment.pressSequentially("half a thought");

@@ -286,6 +286,50 @@ describe("reviews router", () => {
     expect((await get("xml")).status).toBe(400);
   });
 
+  it("authors edit and delete their comments; owners delete anyone's; others cannot", async () => {
+    const episodeId = seeded.episodes[2]!.id;
+    const byEditor = await fx.asEditor.reviews.comment({ projectId, episodeId, body: "first try", videoTimeS: 3 });
+    const commentId = byEditor.comments.at(-1)!.id;
+    expect(byEditor.comments.at(-1)!.editedAt).toBeNull();
+
+    const edited = await fx.asEditor.reviews.editComment({
+      projectId,
+      episodeId,
+      commentId,
+      body: "@Viewer the needle is at 3 s",
+      mentionIds: [fx.viewer.id],
+    });
+    const after = edited.comments.find((c) => c.id === commentId)!;
+    expect(after).toMatchObject({ body: "@Viewer the needle is at 3 s", videoTimeS: 3 });
+    expect(after.editedAt).toBeInstanceOf(Date);
+    expect(after.mentions.map((m) => m.id)).toEqual([fx.viewer.id]);
+
+    // Nobody else edits it, not even an owner; a viewer deletes nothing; an editor only their own.
+    const edit = { projectId, episodeId, commentId, body: "rewritten" };
+    expect(await codeOf(fx.asOwner.reviews.editComment(edit))).toBe("FORBIDDEN");
+    expect(await codeOf(fx.asViewer.reviews.deleteComment({ projectId, episodeId, commentId }))).toBe("FORBIDDEN");
+    const byOwner = await fx.asOwner.reviews.comment({ projectId, episodeId, body: "owner's note" });
+    const ownerCommentId = byOwner.comments.at(-1)!.id;
+    expect(await codeOf(fx.asEditor.reviews.deleteComment({ projectId, episodeId, commentId: ownerCommentId }))).toBe(
+      "FORBIDDEN",
+    );
+    // Mentions are checked again on edit; a comment of another episode is not found through this one.
+    expect(await codeOf(fx.asEditor.reviews.editComment({ ...edit, mentionIds: [fx.outsider.id] }))).toBe(
+      "BAD_REQUEST",
+    );
+    const otherEpisode = seeded.episodes[3]!.id;
+    expect(await codeOf(fx.asEditor.reviews.deleteComment({ projectId, episodeId: otherEpisode, commentId }))).toBe(
+      "NOT_FOUND",
+    );
+
+    // The owner removes the editor's comment; the editor removes nothing twice.
+    const left = await fx.asOwner.reviews.deleteComment({ projectId, episodeId, commentId });
+    expect(left.comments.map((c) => c.id)).toContain(ownerCommentId);
+    expect(left.comments.map((c) => c.id)).not.toContain(commentId);
+    expect(await codeOf(fx.asEditor.reviews.deleteComment({ projectId, episodeId, commentId }))).toBe("NOT_FOUND");
+    expect(await db().reviewComment.count({ where: { id: commentId } })).toBe(0);
+  });
+
   it("viewers read; editors review and build queues; owners delete tags and queues", async () => {
     const episodeId = seeded.episodes[1]!.id;
     const tags = await fx.asViewer.reviews.tags({ projectId });

@@ -810,6 +810,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/reviews/episodes/{episodeId}/comments/{commentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment: your own, or anyone's as a project owner
+         * @description Token scope: WRITE.
+         */
+        delete: operations["reviews-deleteComment"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit your own comment (its video pin stays; mentions are replaced)
+         * @description Token scope: WRITE. Only the comment's author may edit it (403 otherwise).
+         */
+        patch: operations["reviews-editComment"];
+        trace?: never;
+    };
     "/whoami": {
         parameters: {
             query?: never;
@@ -5824,6 +5848,7 @@ export interface operations {
                             }[];
                             /** Format: date-time */
                             createdAt: string;
+                            editedAt: string | null;
                         }[];
                         updatedAt: string | null;
                         updatedBy: {
@@ -5944,6 +5969,7 @@ export interface operations {
                             }[];
                             /** Format: date-time */
                             createdAt: string;
+                            editedAt: string | null;
                         }[];
                         updatedAt: string | null;
                         updatedBy: {
@@ -6090,6 +6116,7 @@ export interface operations {
                             }[];
                             /** Format: date-time */
                             createdAt: string;
+                            editedAt: string | null;
                         }[];
                         updatedAt: string | null;
                         updatedBy: {
@@ -6239,6 +6266,279 @@ export interface operations {
                             }[];
                             /** Format: date-time */
                             createdAt: string;
+                            editedAt: string | null;
+                        }[];
+                        updatedAt: string | null;
+                        updatedBy: {
+                            id: string;
+                            name: string;
+                            email: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews-deleteComment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                episodeId: string;
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        episodeId: string;
+                        /** @enum {string} */
+                        status: "OPEN" | "TRIAGED" | "RESOLVED";
+                        assignee: {
+                            id: string;
+                            name: string;
+                            email: string;
+                        } | null;
+                        tagIds: string[];
+                        comments: {
+                            id: string;
+                            author: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            };
+                            body: string;
+                            videoTimeS: number | null;
+                            mentions: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            editedAt: string | null;
+                        }[];
+                        updatedAt: string | null;
+                        updatedBy: {
+                            id: string;
+                            name: string;
+                            email: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "reviews-editComment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                episodeId: string;
+                commentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                    /** @default [] */
+                    mentionIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        episodeId: string;
+                        /** @enum {string} */
+                        status: "OPEN" | "TRIAGED" | "RESOLVED";
+                        assignee: {
+                            id: string;
+                            name: string;
+                            email: string;
+                        } | null;
+                        tagIds: string[];
+                        comments: {
+                            id: string;
+                            author: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            };
+                            body: string;
+                            videoTimeS: number | null;
+                            mentions: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            editedAt: string | null;
                         }[];
                         updatedAt: string | null;
                         updatedBy: {

@@ -28,6 +28,8 @@ export const PERMISSIONS = {
   "runs.ingest": "EDITOR",
   "reviews.queue.create": "EDITOR",
   "reviews.queue.delete": "OWNER",
+  // Authors edit and delete their own comments (reviews.write); owners may delete anyone's.
+  "reviews.comment.moderate": "OWNER",
   "taxonomy.edit": "EDITOR",
   "taxonomy.delete": "OWNER",
 } as const satisfies Record<string, Role>;

@@ -110,13 +110,28 @@ export const reviewUpdateInput = reviewEpisodeRefInput
 
 export const reviewTagToggleInput = reviewEpisodeRefInput.extend({ tagId: id, on: z.boolean() });
 
+const commentBody = z
+  .string()
+  .trim()
+  .min(1, "A comment cannot be empty")
+  .max(4000, "Comments are at most 4000 characters");
+
 export const reviewCommentInput = reviewEpisodeRefInput.extend({
-  body: z.string().trim().min(1, "A comment cannot be empty").max(4000, "Comments are at most 4000 characters"),
+  body: commentBody,
   /** Seconds into the sample's video; clicking the comment seeks there. */
   videoTimeS: z.number().min(0).finite().nullable().default(null),
   /** Members mentioned with @; each must be a member of the project. */
   mentionIds: z.array(id).max(20).default([]),
 });
+
+/** Its author rewrites a comment (the video pin stays); mentions are taken anew from the body. */
+export const reviewCommentEditInput = reviewEpisodeRefInput.extend({
+  commentId: id,
+  body: commentBody,
+  mentionIds: z.array(id).max(20).default([]),
+});
+/** Its author, or a project owner, removes a comment. */
+export const reviewCommentDeleteInput = reviewEpisodeRefInput.extend({ commentId: id });
 
 export const failureTagCreateInput = projectRef.extend({ name: tagName, description: z.string().max(300).default("") });
 export const failureTagRenameInput = projectRef.extend({ tagId: id, name: tagName });
@@ -211,6 +226,8 @@ export const reviewCommentOutput = z.object({
   videoTimeS: z.number().nullable(),
   mentions: z.array(member),
   createdAt: z.date(),
+  /** When its author last edited it; null if never. */
+  editedAt: z.date().nullable(),
 });
 export type ReviewCommentOutput = z.infer<typeof reviewCommentOutput>;
 

@@ -200,6 +200,8 @@ export function QueueView({ queueId }: { queueId: string }) {
               episodeId={item.episodeId}
               tags={tags.data ?? []}
               canWrite={canWrite}
+              meId={me.data?.userId}
+              canModerate={can("reviews.comment.moderate")}
               currentTime={() => viewer.current?.currentTime() ?? 0}
               seek={(t) => viewer.current?.seek(t)}
             />

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { forwardRef, useImperativeHandle, useRef, useState } from "react";
 import { errorMessage, useTRPC } from "@/trpc/client";
 import { timeAgo } from "../format";
+import { CommentItem } from "./comment-item";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
@@ -25,6 +26,9 @@ interface Props {
   episodeId: string;
   tags: FailureTagOutput[];
   canWrite: boolean;
+  /** The signed-in user (the author of their own comments) and whether they may delete anyone's. */
+  meId: string | undefined;
+  canModerate: boolean;
   /** Current time of the player (a new comment is pinned there when the box is ticked). */
   currentTime(): number;
   seek(t: number): void;
@@ -36,7 +40,7 @@ interface Props {
  * cache is replaced by the server's answer and refreshed again by the live review events.
  */
 export const ReviewPanel = forwardRef<ReviewPanelControl, Props>(function ReviewPanel(
-  { projectId, episodeId, tags, canWrite, currentTime, seek },
+  { projectId, episodeId, tags, canWrite, meId, canModerate, currentTime, seek },
   ref,
 ) {
   const trpc = useTRPC();
@@ -181,27 +185,17 @@ export const ReviewPanel = forwardRef<ReviewPanelControl, Props>(function Review
         </h3>
         <ol className="flex flex-col gap-2" aria-label="Comments">
           {r?.comments.map((c) => (
-            <li key={c.id} className="rounded-md border border-line bg-surface-2 p-2 text-sm">
-              <div className="mb-1 flex items-center gap-2 text-xs text-muted">
-                <span className="font-medium text-fg">{c.author.name}</span>
-                <span>{timeAgo(c.createdAt)}</span>
-                {c.videoTimeS !== null && (
-                  <button
-                    type="button"
-                    className="ml-auto rounded bg-accent/15 px-1.5 font-mono text-accent hover:underline"
-                    onClick={() => seek(c.videoTimeS!)}
-                    aria-label={`Seek to ${c.videoTimeS.toFixed(1)} s`}
-                    data-testid="comment-time"
-                  >
-                    {c.videoTimeS.toFixed(1)} s
-                  </button>
-                )}
-              </div>
-              <p className="whitespace-pre-wrap">{c.body}</p>
-              {c.mentions.length > 0 && (
-                <p className="mt-1 text-xs text-muted">mentions {c.mentions.map((m) => m.name).join(", ")}</p>
-              )}
-            </li>
+            <CommentItem
+              key={c.id}
+              projectId={projectId}
+              episodeId={episodeId}
+              comment={c}
+              canEdit={canWrite && c.author.id === meId}
+              canDelete={canWrite && (c.author.id === meId || canModerate)}
+              members={memberList}
+              seek={seek}
+              onSaved={onSaved}
+            />
           ))}
         </ol>
         {canWrite && (

@@ -11,6 +11,8 @@ import {
   projectRef,
   reviewBreakdownInput,
   reviewBreakdownOutput,
+  reviewCommentDeleteInput,
+  reviewCommentEditInput,
   reviewCommentInput,
   reviewEpisodeRefInput,
   reviewOutput,
@@ -177,6 +179,34 @@ export const reviewsRouter = createTRPCRouter({
     .input(reviewCommentInput)
     .output(reviewOutput)
     .mutation(({ ctx, input }) => reviews.addComment(ctx.access, input)),
+  editComment: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: "/projects/{projectId}/reviews/episodes/{episodeId}/comments/{commentId}",
+        tags: ["reviews"],
+        summary: "Edit your own comment (its video pin stays; mentions are replaced)",
+        description: "Token scope: WRITE. Only the comment's author may edit it (403 otherwise).",
+        protect: true,
+      },
+    })
+    .input(reviewCommentEditInput)
+    .output(reviewOutput)
+    .mutation(({ ctx, input }) => reviews.editComment(ctx.access, input)),
+  deleteComment: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "DELETE",
+        path: "/projects/{projectId}/reviews/episodes/{episodeId}/comments/{commentId}",
+        tags: ["reviews"],
+        summary: "Delete a comment: your own, or anyone's as a project owner",
+        description: "Token scope: WRITE.",
+        protect: true,
+      },
+    })
+    .input(reviewCommentDeleteInput)
+    .output(reviewOutput)
+    .mutation(({ ctx, input }) => reviews.deleteComment(ctx.access, input)),
 
   // ----- overview -----
   overview: projectProcedure

@@ -1,7 +1,8 @@
 // Review state of one episode (issue 10): status, assignee, taxonomy tags and comments, plus the
 // project overview and the per-run failure breakdown. Concurrency: tags are one row per
-// (review, tag) and comments are appended rows, so two reviewers editing the same episode at once
-// never lose each other's tags or comments; status and assignee are last-writer-wins fields.
+// (review, tag) and comments are rows of their own (only their author edits one), so two
+// reviewers editing the same episode at once never lose each other's tags or comments; status
+// and assignee are last-writer-wins fields.
 import { Prisma } from "@paravt/db";
 import type {
   ReviewBreakdownOutput,
@@ -11,7 +12,7 @@ import type {
   ReviewProgress,
   ReviewStatus,
 } from "../../contracts/reviews";
-import { NotFoundError, ValidationError } from "../../errors";
+import { ForbiddenError, NotFoundError, ValidationError } from "../../errors";
 import { db } from "../db";
 import { assertCan, type ProjectAccess } from "./access";
 import { itemInclude, memberSelect, publishReviewChange, toItemRow } from "./reviews-rows";
@@ -84,6 +85,7 @@ export async function getReview(access: ProjectAccess, episodeId: string): Promi
       videoTimeS: c.videoTimeS,
       mentions: c.mentionIds.flatMap((id) => byId.get(id) ?? []),
       createdAt: c.createdAt,
+      editedAt: c.editedAt,
     })),
     updatedAt: r.updatedAt,
     updatedBy: r.updatedBy,
@@ -153,6 +155,44 @@ export async function addComment(
     },
   });
   await db().review.update({ where: { id: reviewId }, data: { updatedById: access.principal.userId } });
+  await publishReviewChange(access, "comment", { episodeId: input.episodeId });
+  return getReview(access, input.episodeId);
+}
+
+/** A comment of this episode's review, in this project (404 otherwise, also for other projects). */
+async function commentOf(access: ProjectAccess, episodeId: string, commentId: string) {
+  const c = await db().reviewComment.findFirst({
+    where: { id: commentId, review: { episodeId, projectId: access.projectId } },
+    select: { id: true, authorId: true },
+  });
+  if (!c) throw new NotFoundError("Comment");
+  return c;
+}
+
+export async function editComment(
+  access: ProjectAccess,
+  input: { episodeId: string; commentId: string; body: string; mentionIds: string[] },
+): Promise<ReviewOutput> {
+  assertCan(access, "reviews.write");
+  const c = await commentOf(access, input.episodeId, input.commentId);
+  if (c.authorId !== access.principal.userId) throw new ForbiddenError("Only its author can edit a comment");
+  await assertMembers(access, input.mentionIds);
+  await db().reviewComment.update({
+    where: { id: c.id },
+    data: { body: input.body, mentionIds: [...new Set(input.mentionIds)], editedAt: new Date() },
+  });
+  await publishReviewChange(access, "comment", { episodeId: input.episodeId });
+  return getReview(access, input.episodeId);
+}
+
+export async function deleteComment(
+  access: ProjectAccess,
+  input: { episodeId: string; commentId: string },
+): Promise<ReviewOutput> {
+  assertCan(access, "reviews.write");
+  const c = await commentOf(access, input.episodeId, input.commentId);
+  if (c.authorId !== access.principal.userId) assertCan(access, "reviews.comment.moderate");
+  await db().reviewComment.delete({ where: { id: c.id } });
   await publishReviewChange(access, "comment", { episodeId: input.episodeId });
   return getReview(access, input.episodeId);
 }

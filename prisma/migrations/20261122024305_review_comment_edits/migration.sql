@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "review_comments" ADD COLUMN     "edited_at" TIMESTAMP(3);
+
