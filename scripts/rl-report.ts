@@ -762,7 +762,7 @@ function report(
     "## Setup",
     "",
     "- Starting policy and KL reference: the committed SFT checkpoint `packages/nano/checkpoints/default`",
-    "  (small preset, about 1.6 M parameters, SFT 4000 steps on the seed-1 needle suite).",
+    '  (small preset, about 1.6 M parameters; how it was trained: packages/nano/README.md, "Default checkpoint").',
     `- Prompts: ${suite.name} (${suite.samples} samples), generated through \`datasets.generateSuite\`` +
       ` (1-2 min videos)${SUITE_SEED === 1 ? "; this is the SFT training seed, which RL trains on" : ""}.`,
     `- Both runs: \`training.launchRl\`, ${STEPS} steps, seed ${SEED}, groupSize ${OVERRIDES.groupSize},` +
