@@ -1,7 +1,8 @@
 // The quality bar of a ParaVT-nano checkpoint (issue 6), measured with the real episode runner on a
 // held-out needle suite at temperature 0: format compliance (every main-agent turn has balanced
 // tags and is either a parseable tool call or a non-empty answer, and the last turn answers) and
-// the score by K x with/without tools x question template.
+// the score by K x with/without tools x question template and type, next to what a blind guess
+// scores (chance), and the paired difference with − without tools per K.
 //
 // "With tools": agentic_general, sub-agent dispatch (the training style, SPEC §1.4), max_turns 3.
 // "Without tools": the same prompt with max_turns 0, so the first turn is final (a call written
@@ -13,7 +14,7 @@
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { hasNonemptyAnswer, hasParseableToolCall, tagsBalanced } from "@paravt/protocol";
-import { readSuite } from "@paravt/suite";
+import { readSuite, SHAPE_COLORS, SHAPES } from "@paravt/suite";
 import { loadCoreNanoEngine, runEpisode, scoreEpisode, videoFrameSampler, type Trajectory } from "../src/index";
 
 const { values } = parseArgs({
@@ -26,14 +27,23 @@ const { values } = parseArgs({
   },
 });
 
-/** SPEC §2 format ingredients applied per turn: balanced tags, and a call or an answer. */
-export function formatCompliant(t: Trajectory): boolean {
-  if (t.status !== "ok" || t.turns.length === 0) return false;
-  const texts = t.turns.map((turn) => (turn.forcedPrefix ?? "") + turn.rawText);
-  const last = texts[texts.length - 1]!;
-  return (
-    texts.every((x) => tagsBalanced(x) && (hasParseableToolCall(x) || hasNonemptyAnswer(x))) && hasNonemptyAnswer(last)
-  );
+/**
+ * SPEC §2 format ingredients applied per turn: balanced tags, and a call or an answer; the last
+ * turn answers. Returns why a trajectory fails (the first failing turn's reason), or null.
+ */
+export function formatFailure(t: Trajectory): string | null {
+  if (t.status !== "ok") return "episode error";
+  if (t.turns.length === 0) return "no turn";
+  for (const turn of t.turns) {
+    const text = (turn.forcedPrefix ?? "") + turn.rawText;
+    const ok = tagsBalanced(text) && (hasParseableToolCall(text) || hasNonemptyAnswer(text));
+    if (ok) continue;
+    if (turn.finish === "length") return "ran to max tokens";
+    if (!tagsBalanced(text)) return "unbalanced tags";
+    return "neither a parseable call nor an answer";
+  }
+  const last = t.turns[t.turns.length - 1]!;
+  return hasNonemptyAnswer((last.forcedPrefix ?? "") + last.rawText) ? null : "last turn does not answer";
 }
 
 const suite = await readSuite(values.suite);
@@ -42,21 +52,50 @@ const frames = videoFrameSampler({ maxErrorS: 0 });
 const ks = values.ks.split(",").map(Number);
 const questions = suite.questions.slice(0, values.limit ? Number(values.limit) : undefined);
 
+/**
+ * What a blind guess scores on a question, with the same scorer (scoreEpisode): the mean over
+ * every option letter (mcq), every color + shape of the palette (oe, token F1), and 400 random
+ * whole-second windows of the suite's event lengths, 2–10 s, inside the video (tvg, hull IoU).
+ */
+function chanceOf(q: (typeof suite.questions)[number], durationS: number): number {
+  const score = (guess: string) =>
+    scoreEpisode({ status: "ok", finalText: `<answer>${guess}</answer>` }, { questionType: q.type, answer: q.answer })
+      .score ?? 0;
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  if (q.type === "mcq") return mean(["A", "B", "C", "D"].slice(0, q.options?.length ?? 4).map(score));
+  if (q.type === "oe") return mean(SHAPE_COLORS.flatMap((c) => SHAPES.map((s) => score(`${c} ${s}`))));
+  let state = 0x9e3779b9;
+  const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  return mean(
+    Array.from({ length: 400 }, () => {
+      const len = 2 + Math.floor(next() * 9);
+      const start = Math.floor(next() * (durationS - len + 1));
+      return score(`[${start}, ${start + len}]`);
+    }),
+  );
+}
+
 interface Cell {
   n: number;
   score: number;
+  chance: number;
   formatOk: number;
   toolCalls: number;
 }
 const cells = new Map<string, Cell>();
-const add = (key: string, score: number, ok: boolean, calls: number) => {
-  const c = cells.get(key) ?? { n: 0, score: 0, formatOk: 0, toolCalls: 0 };
+const add = (key: string, score: number, chance: number, ok: boolean, calls: number) => {
+  const c = cells.get(key) ?? { n: 0, score: 0, chance: 0, formatOk: 0, toolCalls: 0 };
   c.n++;
   c.score += score;
+  c.chance += chance;
   c.formatOk += ok ? 1 : 0;
   c.toolCalls += calls;
   cells.set(key, c);
 };
+/** Per K and tools: how many trajectories failed the format, by reason. */
+const failures = new Map<string, Map<string, number>>();
+/** Per K: each question's score with tools minus without (a paired comparison). */
+const paired = new Map<number, Map<string, number>>();
 
 const started = Date.now();
 for (const k of ks) {
@@ -71,8 +110,19 @@ for (const k of ks) {
       });
       const s = scoreEpisode(t, { questionType: q.type, answer: q.answer });
       const calls = t.turns.reduce((n, turn) => n + turn.toolCalls.filter((c) => c.status !== "REJECTED").length, 0);
-      const ok = formatCompliant(t);
-      for (const key of [`${k}|${tools}|${q.template}`, `${k}|${tools}|all`]) add(key, s.score ?? 0, ok, calls);
+      const failure = formatFailure(t);
+      const ok = failure === null;
+      if (failure) {
+        const byReason = failures.get(`${k}|${tools}`) ?? new Map<string, number>();
+        byReason.set(failure, (byReason.get(failure) ?? 0) + 1);
+        failures.set(`${k}|${tools}`, byReason);
+      }
+      const chance = chanceOf(q, video.annotation.durationS);
+      for (const group of [q.template, `type ${q.type}`, "all"])
+        add(`${k}|${tools}|${group}`, s.score ?? 0, chance, ok, calls);
+      const diffs = paired.get(k) ?? new Map<string, number>();
+      diffs.set(q.id, (diffs.get(q.id) ?? 0) + (tools ? 1 : -1) * (s.score ?? 0));
+      paired.set(k, diffs);
     }
     process.stderr.write(
       `K=${k} tools=${tools}: ${questions.length} episodes, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
@@ -81,25 +131,59 @@ for (const k of ks) {
 }
 
 const rows = [...cells.entries()].map(([key, c]) => {
-  const [k, tools, template] = key.split("|");
+  const [k, tools, group] = key.split("|");
   return {
     k: Number(k),
     tools: tools === "true",
-    template: template!,
+    group: group!,
     n: c.n,
     score: c.score / c.n,
+    chance: c.chance / c.n,
     formatCompliance: c.formatOk / c.n,
     avgToolCalls: c.toolCalls / c.n,
   };
 });
-console.log("| K | tools | question | n | score | format compliance | avg tool calls |");
-console.log("| ---: | --- | --- | ---: | ---: | ---: | ---: |");
+const groupOrder = (g: string) => (g === "all" ? 0 : g.startsWith("type ") ? 1 : 2);
+console.log("| K | tools | questions | n | score | chance | format compliance | avg tool calls |");
+console.log("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |");
 for (const r of rows.sort(
-  (a, b) => a.k - b.k || Number(b.tools) - Number(a.tools) || a.template.localeCompare(b.template),
+  (a, b) =>
+    a.k - b.k ||
+    Number(b.tools) - Number(a.tools) ||
+    groupOrder(a.group) - groupOrder(b.group) ||
+    a.group.localeCompare(b.group),
 ))
   console.log(
-    `| ${r.k} | ${r.tools ? "with" : "without"} | ${r.template} | ${r.n} | ${r.score.toFixed(3)} | ${r.formatCompliance.toFixed(3)} | ${r.avgToolCalls.toFixed(2)} |`,
+    `| ${r.k} | ${r.tools ? "with" : "without"} | ${r.group} | ${r.n} | ${r.score.toFixed(3)} | ${r.chance.toFixed(3)} | ${r.formatCompliance.toFixed(3)} | ${r.avgToolCalls.toFixed(2)} |`,
   );
+console.log("\n| K | with − without tools (paired, mean ± standard error) |\n| ---: | --- |");
+const comparisons = [...paired.entries()].map(([k, diffs]) => {
+  const d = [...diffs.values()];
+  const mean = d.reduce((a, b) => a + b, 0) / d.length;
+  const sd = Math.sqrt(d.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, d.length - 1));
+  const se = sd / Math.sqrt(d.length);
+  console.log(`| ${k} | ${mean.toFixed(3)} ± ${se.toFixed(3)} |`);
+  return { k, mean, se };
+});
+console.log("\n| K | tools | format failures by reason |\n| ---: | --- | --- |");
+for (const [key, byReason] of failures) {
+  const [k, tools] = key.split("|");
+  const reasons = [...byReason].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r}: ${n}`);
+  console.log(`| ${k} | ${tools === "true" ? "with" : "without"} | ${reasons.join("; ")} |`);
+}
 if (values.json)
-  await writeFile(values.json, JSON.stringify({ checkpoint: values.checkpoint, suite: values.suite, rows }, null, 2));
+  await writeFile(
+    values.json,
+    JSON.stringify(
+      {
+        checkpoint: values.checkpoint,
+        suite: values.suite,
+        rows,
+        comparisons,
+        formatFailures: Object.fromEntries([...failures].map(([key, m]) => [key, Object.fromEntries(m)])),
+      },
+      null,
+      2,
+    ),
+  );
 await engine.close();

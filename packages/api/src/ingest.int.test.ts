@@ -1,7 +1,7 @@
 // Ingestion of external runs (issue 11) through the ingest router on real Postgres: idempotent run
 // creation, metric and rollout batches with a status per item (a retried batch stores nothing
 // twice), trajectories read back in full, status reports, and who may ingest.
-import type { RolloutItem } from "@paravt/shared";
+import type { RolloutItemInput } from "@paravt/shared";
 import { closeEventBus, db } from "@paravt/shared/server";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,7 +24,7 @@ async function codeOf(p: Promise<unknown>): Promise<string> {
 }
 
 /** A rollout as the reference trainer would send it: one crop turn with two parallel calls. */
-function rollout(id: string, step: number, index: number, over: Partial<RolloutItem> = {}) {
+function rollout(id: string, step: number, index: number, over: Partial<RolloutItemInput> = {}) {
   return {
     id,
     step,

@@ -17,3 +17,25 @@ export interface Command {
   /** Runs with the arguments after the command name; resolves to the exit code. */
   run(args: readonly string[], io: CliIo): Promise<number>;
 }
+
+/**
+ * Runs `paravt <name> <sub> ...` from a table of subcommands; a missing or unknown one prints the
+ * help on stderr and exits 2.
+ */
+export function runSubcommand(
+  name: string,
+  help: string,
+  subs: Record<string, (args: readonly string[], io: CliIo) => Promise<number>>,
+  args: readonly string[],
+  io: CliIo,
+): Promise<number> {
+  const [sub, ...rest] = args;
+  const fn = sub === undefined ? undefined : subs[sub];
+  if (!fn) {
+    io.stderr.write(
+      `paravt ${name}: ${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`}\n\n${help}`,
+    );
+    return Promise.resolve(2);
+  }
+  return fn(rest, io);
+}

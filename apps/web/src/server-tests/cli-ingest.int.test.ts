@@ -145,7 +145,7 @@ describe("paravt CLI over the REST API", () => {
     );
     failNext = 1; // the first request (creating the run) gets a 503 and is retried
     const first = await cli(["ingest", file]);
-    expect(first.code).toBe(0);
+    expect(first.code).toBe(3); // done, but a line was rejected
     expect(first.err).toMatch(/create run: busy \(HTTP 503\); retrying/);
     expect(first.err).toMatch(/line 5: skipped, not JSON/);
     expect(first.err).toMatch(/the last line has no newline and is not complete JSON yet; left for the next run/);
@@ -189,8 +189,9 @@ describe("paravt CLI over the REST API", () => {
         metric(1) +
         JSON.stringify({ type: "status", status: "SUCCEEDED" }),
     );
-    const out = JSON.parse((await cli(["ingest", file, "--follow", "--poll-ms", "20"])).out) as { finished: boolean };
-    expect(out).toMatchObject({ finished: true, stored: 1, lines: 3 });
+    const clean = await cli(["ingest", file, "--follow", "--poll-ms", "20"]);
+    expect(clean.code).toBe(0); // nothing rejected
+    expect(JSON.parse(clean.out)).toMatchObject({ finished: true, stored: 1, lines: 3 });
   });
 
   it("pushes metrics from stdin and exports episodes with their trajectories", async () => {
@@ -199,6 +200,7 @@ describe("paravt CLI over the REST API", () => {
     const { runId } = JSON.parse((await cli(["ingest", file])).out) as { runId: string };
     const pushed = await cli(["metrics", "push", "--run", runId], metric(1) + metric(2) + "\n" + '{"id": "bad"}\n');
     expect(JSON.parse(pushed.out)).toMatchObject({ stored: 2, skipped: 1 });
+    expect(pushed.code).toBe(3);
     expect(pushed.err).toMatch(/line 4: skipped, step/);
 
     const out = path.join(tmp, "episodes.jsonl");

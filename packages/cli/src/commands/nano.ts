@@ -1,3 +1,4 @@
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { CliIo, Command } from "../command";
@@ -24,6 +25,10 @@ Options:
   --lr X                   peak learning rate, cosine schedule with 5 % warm-up (default 1e-3)
   --seed S                 initialisation and data-order seed (default 1)
   --checkpoint-every N     also save every N steps (default 250; the last step is always saved)
+  --init-from DIR          start from this checkpoint's parameters (fresh AdamW moments, step 0);
+                           its model config is used and --preset must not be given
+  --ks LIST                main-agent trajectories of these K only, e.g. 4,8,16 (default: all)
+  --think-prefix           SPEC §1.7: the forced "<think>\n" is prompt, not target (as at evaluation)
 
 Progress goes to stderr; at the end one JSON line (steps, final loss, token accuracy, seconds,
 checkpoint) goes to stdout. Exit codes: 0 done, 1 training failed, 2 bad arguments.
@@ -33,6 +38,13 @@ Example:
 `;
 
 class UsageError extends Error {}
+
+/** The newest `step-NNNNNN` checkpoint under `dir` (what an interrupted run left), if any. */
+async function latestCheckpoint(dir: string): Promise<string | undefined> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const steps = names.filter((n) => /^step-\d{6}$/.test(n)).sort();
+  return steps.length > 0 ? path.join(dir, steps.at(-1)!) : undefined;
+}
 
 function num(name: string, v: string | undefined, fallback: number, integer: boolean): number {
   if (v === undefined) return fallback;
@@ -58,12 +70,18 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         lr: { type: "string" },
         seed: { type: "string" },
         "checkpoint-every": { type: "string" },
+        "init-from": { type: "string" },
+        ks: { type: "string" },
+        "think-prefix": { type: "boolean" },
       },
     });
     if (!v.suite) throw new UsageError("--suite is required");
     if (!v.out) throw new UsageError("--out is required");
     const preset = (v.preset ?? "tiny") as keyof typeof PRESETS;
     if (!(preset in PRESETS)) throw new UsageError(`--preset must be tiny, small or default (got ${v.preset})`);
+    if (v["init-from"] && v.preset)
+      throw new UsageError("--init-from takes the checkpoint's model config: drop --preset");
+    const ks = v.ks === undefined ? undefined : v.ks.split(",").map((k) => num("ks", k.trim(), 0, true));
     o = {
       suite: v.suite,
       out: v.out,
@@ -73,20 +91,32 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
       lr: num("lr", v.lr, 1e-3, false),
       seed: v.seed === undefined ? 1 : num("seed", v.seed, 1, true),
       every: num("checkpoint-every", v["checkpoint-every"], 250, true),
+      initFrom: v["init-from"],
+      ks,
+      thinkPrefix: v["think-prefix"] ?? false,
     };
   } catch (e) {
     io.stderr.write(`paravt nano train: ${(e as Error).message}\n\n${HELP}`);
     return 2;
   }
   // Loaded only here: the compute core (native addon) is not needed by other commands.
-  const { defaultTokenizer, modelConfig, trainSft } = await import("@paravt/nano");
+  const { defaultTokenizer, loadCheckpoint, modelConfig, trainSft } = await import("@paravt/nano");
   const tokenizer = defaultTokenizer();
   const started = Date.now();
   try {
+    // A warm start takes the checkpoint's architecture and weights; the optimizer starts fresh.
+    const init = o.initFrom ? await loadCheckpoint(o.initFrom, { tokenizer }) : undefined;
+    const resumeFrom = await latestCheckpoint(o.out);
+    if (resumeFrom) io.stderr.write(`resuming from ${resumeFrom}\n`);
     const result = await trainSft({
       suiteDir: o.suite,
       tokenizer,
-      modelConfig: modelConfig(tokenizer, { ...PRESETS[o.preset], seed: o.seed }),
+      modelConfig: init
+        ? { ...init.config, seed: o.seed }
+        : modelConfig(tokenizer, { ...PRESETS[o.preset], seed: o.seed }),
+      initialParameters: init?.params,
+      resumeFrom,
+      sft: { ks: o.ks, thinkPrefix: o.thinkPrefix },
       steps: o.steps,
       batchSize: o.batch,
       lr: { kind: "cosine", lr: o.lr, warmupSteps: Math.ceil(o.steps * 0.05) },

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { MaterializeReport, SentinelRoot } from "@paravt/benchmarks";
-import type { CliIo, Command } from "../command";
+import { runSubcommand, type CliIo, type Command } from "../command";
 
 // SPEC §6 virtual roots, as @paravt/benchmarks' SENTINEL_ROOTS (the test checks they match): a
 // literal so that `paravt --help` does not load the parquet stack.
@@ -138,14 +138,5 @@ export const parquetCommand: Command = {
   name: "parquet",
   summary: "materialize the sentinel paths of a ParaVT RL / SFT parquet file (writes a file; not JSON Lines)",
   help: HELP,
-  run: async (args, io) => {
-    const [sub, ...rest] = args;
-    if (sub !== "materialize") {
-      io.stderr.write(
-        `paravt parquet: ${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`}\n\n${HELP}`,
-      );
-      return 2;
-    }
-    return materialize(rest, io);
-  },
+  run: (args, io) => runSubcommand("parquet", HELP, { materialize: materialize }, args, io),
 };

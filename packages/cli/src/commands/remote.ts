@@ -132,8 +132,14 @@ FILE.jsonl.paravt-state.json after every acknowledged batch: run it again and it
 --follow keeps reading as the file grows until a final status line (Ctrl+C saves and stops).
 Without a run line in the file, --run names the external run to upload into.
 
-Exit codes: 0 done, 1 an error (message on stderr), 2 bad arguments.
+Exit codes: 0 done, every line stored or already there; 3 done, but some lines or items were
+rejected (skipped, invalid or conflict: counted in the summary, each named on stderr); 1 an error
+(message on stderr); 2 bad arguments.
 `;
+
+/** Exit code of a finished upload: 3 when anything was rejected, so scripts notice (0 otherwise). */
+const uploadExitCode = (counts: { conflict: number; invalid: number; skipped: number }) =>
+  counts.conflict + counts.invalid + counts.skipped > 0 ? 3 : 0;
 
 export const ingestCommand: Command = {
   name: "ingest",
@@ -176,7 +182,7 @@ export const ingestCommand: Command = {
       io.stdout.write(
         `${JSON.stringify({ runId: state.runId, lines: state.line, finished: state.finished, ...state.counts })}\n`,
       );
-      return 0;
+      return uploadExitCode(state.counts);
     } catch (e) {
       io.stderr.write(`paravt ingest: ${(e as Error).message}\n`);
       return 1;
@@ -191,6 +197,7 @@ const METRICS_HELP = `Usage:
       one line per step: {"id": "step-12", "step": 12, "values": {"reward_mean": 0.6, ...}, "at"?: ISO time}
       (the "metrics" lines of docs/ingestion-format.md; a "type" field is ignored). Sent in batches
       of 1000 into an external run; prints the per-status counts. Idempotent by id.
+      Exit code 3 when a line or item was rejected (skipped, invalid or conflict), 0 when all are stored.
 `;
 
 export const metricsCommand = group(
@@ -236,7 +243,7 @@ export const metricsCommand = group(
       }
       await send();
       io.stdout.write(`${JSON.stringify({ runId, ...counts })}\n`);
-      return 0;
+      return uploadExitCode(counts);
     },
   },
 );

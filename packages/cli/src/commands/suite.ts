@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import type { CliIo, Command } from "../command";
+import { runSubcommand, type CliIo, type Command } from "../command";
 
 const HELP = `Usage: paravt suite generate --seed S --count N --out DIR [--min-minutes A] [--max-minutes B]
 
@@ -141,14 +141,5 @@ export const suiteCommand: Command = {
   name: "suite",
   summary: "generate the long-video needle suite (writes files; not JSON Lines)",
   help: HELP,
-  run: async (args, io) => {
-    const [sub, ...rest] = args;
-    if (sub !== "generate") {
-      io.stderr.write(
-        `paravt suite: ${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`}\n\n${HELP}`,
-      );
-      return 2;
-    }
-    return generate(rest, io);
-  },
+  run: (args, io) => runSubcommand("suite", HELP, { generate: generate }, args, io),
 };

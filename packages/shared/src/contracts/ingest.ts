@@ -132,6 +132,8 @@ export const rolloutItem = z.object({
   turns: z.array(turnItem).max(32).default([]),
 });
 export type RolloutItem = z.infer<typeof rolloutItem>;
+/** What a client sends (defaults not yet filled in). */
+export type RolloutItemInput = z.input<typeof rolloutItem>;
 
 export const MAX_ROLLOUT_ITEMS = 200;
 export const rolloutBatchInput = projectRef.extend({

@@ -1,0 +1,97 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// `paravt nano train` end to end on the real compute core: a one-video suite, the tiny preset,
+// a few steps. Covers the resume of an interrupted run and the warm start (--init-from).
+const BIN = fileURLToPath(new URL("../bin/paravt.mjs", import.meta.url));
+
+function paravt(args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", timeout: 240_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+/** Loss of each progress line on stderr ("step 25/100  loss 1.2345 …"), keyed by step. */
+function losses(stderr: string): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const m of stderr.matchAll(/^step (\d+)\/\d+ {2}loss ([\d.]+)/gm)) out.set(Number(m[1]), Number(m[2]));
+  return out;
+}
+const configOf = (dir: string) => JSON.parse(readFileSync(path.join(dir, "config.json"), "utf8"));
+
+let root: string;
+let suite: string;
+
+beforeAll(() => {
+  root = mkdtempSync(path.join(tmpdir(), "paravt-nano-train-"));
+  suite = path.join(root, "suite");
+  const r = paravt(["suite", "generate", "--seed", "5", "--count", "1", "--max-minutes", "1", "--out", suite]);
+  expect(r.code, r.stderr).toBe(0);
+}, 120_000);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("paravt nano train", () => {
+  it("resumes an interrupted run from the newest checkpoint in --out", () => {
+    const out = path.join(root, "cold");
+    const first = paravt([
+      "nano",
+      "train",
+      "--suite",
+      suite,
+      "--out",
+      out,
+      "--steps",
+      "25",
+      "--checkpoint-every",
+      "25",
+    ]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(readdirSync(out)).toEqual(["step-000025"]);
+    expect(first.stderr).not.toContain("resuming");
+
+    const more = paravt(["nano", "train", "--suite", suite, "--out", out, "--steps", "50", "--checkpoint-every", "25"]);
+    expect(more.code, more.stderr).toBe(0);
+    expect(more.stderr).toContain(`resuming from ${path.join(out, "step-000025")}`);
+    expect([...losses(more.stderr).keys()]).toEqual([50]); // steps 26..50 only, not from 1 again
+    expect(readdirSync(out).sort()).toEqual(["step-000025", "step-000050"]);
+    expect(configOf(path.join(out, "step-000050")).training.step).toBe(50);
+  }, 240_000);
+
+  it("--init-from starts from a checkpoint's weights with its config, a fresh optimizer and step 0", () => {
+    const from = path.join(root, "cold", "step-000050");
+    const coldOut = path.join(root, "cold-again");
+    const warmOut = path.join(root, "warm");
+    const common = ["--suite", suite, "--steps", "25", "--ks", "4,8", "--think-prefix"];
+    const cold = paravt(["nano", "train", ...common, "--out", coldOut]);
+    const warm = paravt(["nano", "train", ...common, "--out", warmOut, "--init-from", from]);
+    expect(cold.code, cold.stderr).toBe(0);
+    expect(warm.code, warm.stderr).toBe(0);
+    const ck = configOf(path.join(warmOut, "step-000025"));
+    expect(ck.model).toEqual(configOf(from).model);
+    expect(ck.training.step).toBe(25);
+    // The warm start already knows the data: its loss is far below a fresh model's after the same 25 steps.
+    expect(losses(warm.stderr).get(25)!).toBeLessThan(losses(cold.stderr).get(25)! * 0.8);
+  }, 240_000);
+
+  it("refuses --init-from together with --preset, and a bad --ks", () => {
+    const both = paravt([
+      "nano",
+      "train",
+      "--suite",
+      suite,
+      "--out",
+      "/tmp/x",
+      "--init-from",
+      "/tmp/y",
+      "--preset",
+      "tiny",
+    ]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("--init-from takes the checkpoint's model config");
+    const badKs = paravt(["nano", "train", "--suite", suite, "--out", "/tmp/x", "--ks", "4,x"]);
+    expect(badKs.code).toBe(2);
+    expect(badKs.stderr).toContain("--ks must be a positive integer");
+  });
+});
