@@ -1,7 +1,10 @@
 // Steps several specs share: a fresh account with a project, a one-video needle suite, model
 // records. All through the UI, as a user would do them.
+import fs from "node:fs/promises";
 import path from "node:path";
+import { createDb } from "@paravt/db";
 import { expect, type Page } from "@playwright/test";
+import { WORKER_LOG } from "../worker-log";
 
 export const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
@@ -84,6 +87,35 @@ export async function evaluateOnSuiteAtK8(page: Page, o: { name: string; model: 
   await form.getByLabel("Sample limit").fill(String(o.samples));
   await form.getByRole("button", { name: "Launch evaluation" }).click();
   const runs = page.getByRole("table", { name: "Evaluation runs" });
-  await expect(runs.getByText("succeeded")).toHaveCount(1, { timeout: 120_000 });
+  await withDiagnosis(page, expect(runs.getByText("succeeded")).toHaveCount(1, { timeout: 120_000 }));
   await page.getByRole("table", { name: "Results matrix" }).getByRole("link").first().click();
+}
+
+/**
+ * Awaits a UI expectation about runs; if it fails, the error also says what the database holds
+ * for the page's project (each run's status and error) and how the e2e worker's log ends, so a CI
+ * failure says whether the job failed, never ran, or finished without the page seeing it.
+ */
+export async function withDiagnosis(page: Page, expectation: Promise<void>): Promise<void> {
+  try {
+    await expectation;
+  } catch (e) {
+    const projectId = /\/projects\/([^/?#]+)/.exec(page.url())?.[1];
+    const db = createDb(process.env.DATABASE_URL!);
+    const stored = projectId
+      ? await db.run.findMany({
+          where: { projectId },
+          orderBy: { createdAt: "asc" },
+          select: { name: true, jobName: true, status: true, error: true, createdAt: true, finishedAt: true },
+        })
+      : [];
+    await db.$disconnect();
+    const workerLog = await fs.readFile(WORKER_LOG, "utf8").catch(() => "(no worker log)");
+    (e as Error).message +=
+      `\n\nRuns of project ${projectId ?? "?"} in the database:\n` +
+      stored.map((r) => `  ${JSON.stringify(r)}`).join("\n") +
+      `\n\nLast lines of the e2e worker's log (${WORKER_LOG}):\n` +
+      workerLog.split("\n").slice(-40).join("\n");
+    throw e;
+  }
 }

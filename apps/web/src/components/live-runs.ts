@@ -3,6 +3,7 @@ import type { RunEvent } from "@paravt/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
 import { useState } from "react";
+import { refreshQueries } from "@/lib/refresh-queries";
 import { useTRPC } from "@/trpc/client";
 
 /**
@@ -23,22 +24,24 @@ export function useLiveRuns(projectId: string, onEvent?: (e: RunEvent) => void) 
             setLast(message.event);
             onEvent?.(message.event);
           }
-          void queryClient.invalidateQueries({ queryKey: trpc.runs.list.queryKey() });
-          void queryClient.invalidateQueries({ queryKey: trpc.runs.byId.queryKey() });
-          void queryClient.invalidateQueries({ queryKey: trpc.runs.metrics.queryKey() });
-          void queryClient.invalidateQueries({ queryKey: trpc.models.list.queryKey() });
-          void queryClient.invalidateQueries({ queryKey: trpc.videos.list.queryKey() });
-          void queryClient.invalidateQueries({ queryKey: trpc.projects.byId.queryKey() });
-          void queryClient.invalidateQueries({ queryKey: trpc.datasets.list.queryKey() });
-          void queryClient.invalidateQueries({ queryKey: trpc.datasets.byId.queryKey() });
-          void queryClient.invalidateQueries({ queryKey: trpc.datasets.samples.queryKey() });
-          // Evaluation progress, summaries, matrix cells and per-sample rows change with their
-          // runs; a stored episode's transcript never does, so evals.episode is left alone.
-          void queryClient.invalidateQueries({ queryKey: trpc.evals.groups.queryKey() });
-          void queryClient.invalidateQueries({ queryKey: trpc.evals.group.queryKey() });
-          void queryClient.invalidateQueries({ queryKey: trpc.evals.byId.queryKey() });
-          void queryClient.invalidateQueries({ queryKey: trpc.evals.matrix.queryKey() });
-          void queryClient.invalidateQueries({ queryKey: trpc.evals.samples.queryKey() });
+          void refreshQueries(queryClient, [
+            trpc.runs.list.queryKey(),
+            trpc.runs.byId.queryKey(),
+            trpc.runs.metrics.queryKey(),
+            trpc.models.list.queryKey(),
+            trpc.videos.list.queryKey(),
+            trpc.projects.byId.queryKey(),
+            trpc.datasets.list.queryKey(),
+            trpc.datasets.byId.queryKey(),
+            trpc.datasets.samples.queryKey(),
+            // Evaluation progress, summaries, matrix cells and per-sample rows change with their
+            // runs; a stored episode's transcript never does, so evals.episode is left alone.
+            trpc.evals.groups.queryKey(),
+            trpc.evals.group.queryKey(),
+            trpc.evals.byId.queryKey(),
+            trpc.evals.matrix.queryKey(),
+            trpc.evals.samples.queryKey(),
+          ]);
         },
       },
     ),

@@ -26,9 +26,15 @@ export async function publishReviewEvent(event: ReviewEvent): Promise<void> {
 /** Listeners get the decoded JSON; each subscription validates it with its own schema. */
 type RawListener = (payload: unknown) => void;
 
+/** A channel's listeners and its SUBSCRIBE, which every listener awaits before it counts as live. */
+interface Channel {
+  listeners: Set<RawListener>;
+  subscribed: Promise<unknown>;
+}
+
 interface Bus {
   sub: Redis;
-  listeners: Map<string, Set<RawListener>>;
+  channels: Map<string, Channel>;
 }
 
 const holder = globalThis as unknown as { __paravtBus?: Bus };
@@ -36,12 +42,12 @@ const holder = globalThis as unknown as { __paravtBus?: Bus };
 function bus(): Bus {
   if (!holder.__paravtBus) {
     const sub = createRedis();
-    const listeners = new Map<string, Set<RawListener>>();
+    const channels = new Map<string, Channel>();
     sub.on("message", (ch: string, raw: string) => {
       const payload = safeJson(raw);
-      for (const fn of listeners.get(ch) ?? []) fn(payload);
+      for (const fn of channels.get(ch)?.listeners ?? []) fn(payload);
     });
-    holder.__paravtBus = { sub, listeners };
+    holder.__paravtBus = { sub, channels };
   }
   return holder.__paravtBus;
 }
@@ -56,19 +62,26 @@ function safeJson(raw: string): unknown {
 
 async function listen(ch: string, fn: RawListener): Promise<() => Promise<void>> {
   const b = bus();
-  let set = b.listeners.get(ch);
-  if (!set) {
-    set = new Set();
-    b.listeners.set(ch, set);
-    await b.sub.subscribe(ch);
+  let channel = b.channels.get(ch);
+  if (!channel) {
+    const created: Channel = { listeners: new Set(), subscribed: b.sub.subscribe(ch) };
+    // A failed SUBSCRIBE is forgotten, so the next listener tries again instead of awaiting it.
+    created.subscribed.catch(() => {
+      if (b.channels.get(ch) === created) b.channels.delete(ch);
+    });
+    b.channels.set(ch, created);
+    channel = created;
   }
-  set.add(fn);
+  channel.listeners.add(fn);
+  // A second listener that arrives while the first one's SUBSCRIBE is in flight must wait for it
+  // too: it tells its client "subscribed" (refetch now, miss nothing after) only once that is true.
+  await channel.subscribed;
   return async () => {
-    const current = b.listeners.get(ch);
+    const current = b.channels.get(ch);
     if (!current) return;
-    current.delete(fn);
-    if (current.size === 0) {
-      b.listeners.delete(ch);
+    current.listeners.delete(fn);
+    if (current.listeners.size === 0) {
+      b.channels.delete(ch);
       await b.sub.unsubscribe(ch);
     }
   };

@@ -17,6 +17,7 @@ import { CompareTable } from "./compare-table";
 import { ExistingRunsPicker } from "./run-pickers";
 import { RunNowForm } from "./run-now-form";
 import { SamplePicker } from "./sample-picker";
+import { refreshQueries } from "@/lib/refresh-queries";
 
 const LETTERS = "ABCDEFGHIJ";
 
@@ -39,7 +40,7 @@ export function CompareView({ projectId, canLaunch }: { projectId: string; canLa
   watched.current = state.runIds;
   const live = useLiveRuns(projectId, (e) => {
     if (watched.current.includes(e.runId)) {
-      void queryClient.invalidateQueries({ queryKey: trpc.evals.compare.queryKey() });
+      void refreshQueries(queryClient, [trpc.evals.compare.queryKey()]);
     }
   });
   const compare = useQuery({

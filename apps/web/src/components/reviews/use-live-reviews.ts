@@ -3,6 +3,7 @@ import type { ReviewEvent } from "@paravt/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
 import { useState } from "react";
+import { refreshQueries } from "@/lib/refresh-queries";
 import { useTRPC } from "@/trpc/client";
 
 /**
@@ -21,7 +22,7 @@ export function useLiveReviews(projectId: string) {
         onData: (message) => {
           // On (re)subscription everything is refetched: changes before it were not seen.
           if (message.type === "review") setLast(message.event);
-          void queryClient.invalidateQueries({ queryKey: trpc.reviews.pathKey() });
+          void refreshQueries(queryClient, [trpc.reviews.pathKey()]);
         },
       },
     ),

@@ -16,6 +16,7 @@ import { TrainingRunView } from "@/components/training/training-run-view";
 import { Progress } from "@/components/ui/progress";
 import { useProject } from "@/lib/use-project";
 import { errorMessage, useTRPC } from "@/trpc/client";
+import { refreshQueries } from "@/lib/refresh-queries";
 
 export default function RunPage() {
   const { runId } = useParams<{ runId: string }>();
@@ -25,8 +26,7 @@ export default function RunPage() {
   // A run's progress event also means new metric series and new steps' rollouts may exist
   // (runs.metrics is refreshed by useLiveRuns itself).
   const live = useLiveRuns(projectId, () => {
-    void queryClient.invalidateQueries({ queryKey: trpc.runs.metricNames.queryKey() });
-    void queryClient.invalidateQueries({ queryKey: trpc.runs.stepRollouts.queryKey() });
+    void refreshQueries(queryClient, [trpc.runs.metricNames.queryKey(), trpc.runs.stepRollouts.queryKey()]);
   });
   const run = useQuery(trpc.runs.byId.queryOptions({ projectId, runId }));
   const cancel = useMutation(trpc.runs.cancel.mutationOptions({ onSuccess: () => void run.refetch() }));

@@ -12,6 +12,7 @@ import { Alert } from "@/components/ui/alert";
 import { StatusBadge } from "@/components/ui/badge";
 import { useProject } from "@/lib/use-project";
 import { errorMessage, useTRPC } from "@/trpc/client";
+import { refreshQueries } from "@/lib/refresh-queries";
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -30,7 +31,7 @@ function CompareRuns() {
     ),
   ].slice(0, MAX_OVERLAY_RUNS);
   const live = useLiveRuns(projectId, () => {
-    void queryClient.invalidateQueries({ queryKey: trpc.runs.metricNames.queryKey() });
+    void refreshQueries(queryClient, [trpc.runs.metricNames.queryKey()]);
   });
   const runs = useQueries({ queries: runIds.map((runId) => trpc.runs.byId.queryOptions({ projectId, runId })) });
   const error = runs.find((q) => q.error)?.error;
