@@ -118,6 +118,7 @@ export {
   subAgentTurns,
   THINK_PREFIX,
   truncateSequence,
+  videoPathAlias,
   VIDEO_MARKER,
   type EpisodeTurn,
   type FrameRef,

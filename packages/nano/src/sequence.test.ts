@@ -15,6 +15,7 @@ import {
   sftExamples,
   subAgentTurns,
   THINK_PREFIX,
+  videoPathAlias,
   type ModelSequence,
 } from "./sequence";
 import { defaultTokenizer } from "./vocabulary";
@@ -270,5 +271,40 @@ describe("sequence building", () => {
     expect(datasetHash(set.examples.slice(1))).not.toBe(h);
     const changed = set.examples.map((e, i) => (i === 3 ? { ...e, lossMask: e.lossMask.map((m) => 1 - m) } : e));
     expect(datasetHash(changed)).not.toBe(h);
+  });
+});
+
+describe("video path aliases (SFT augmentation)", () => {
+  it("keeps the path's shape and draws numbers with many leading zeros as often as without", () => {
+    const aliases = Array.from({ length: 2000 }, (_, i) => videoPathAlias("videos/v0002.mp4", `row-${i}`, 1));
+    for (const a of aliases) expect(a).toMatch(/^videos\/v\d{4}\.mp4$/);
+    expect(videoPathAlias("videos/v0002.mp4", "row-7", 1)).toBe(aliases[7]); // deterministic
+    expect(new Set(aliases).size).toBeGreaterThan(800); // small numbers repeat: only 9 have one digit
+    const zeros = (a: string) => /\/v(0*)/.exec(a)![1]!.length;
+    // log-uniform over 1..9999: about a quarter each with 3, 2, 1 and 0 leading zeros
+    for (const z of [0, 1, 2, 3]) {
+      const share = aliases.filter((a) => zeros(a) === z).length / aliases.length;
+      expect(share).toBeGreaterThan(0.18);
+      expect(share).toBeLessThan(0.32);
+    }
+    expect(videoPathAlias("clip.mp4", "row-1", 1)).toBe("clip.mp4");
+  });
+
+  it("renames the video in the prompt and in every crop call, but not the frames' source", () => {
+    const rows = plan.oracle.filter((r) => r.rounds.length > 0).slice(0, 5);
+    const plain = sftExamples({ oracle: rows }, { contextLength: 4096, subAgents: false });
+    const aliased = sftExamples({ oracle: rows }, { contextLength: 4096, subAgents: false, aliasVideoPathsSeed: 9 });
+    rows.forEach((row, i) => {
+      const alias = videoPathAlias(row.video, row.id, 9);
+      expect(alias).not.toBe(row.video);
+      const text = tok.decode(aliased.examples[i]!.ids, { controls: "name" });
+      expect(text).not.toContain(row.video);
+      expect(text).toContain(`Video path: ${alias}`);
+      const targets = maskedSpans(aliased.examples[i]!).join("");
+      const calls = parseTrainingToolCalls(targets);
+      expect(calls.length).toBe(row.rounds.flat().length);
+      expect(targets.split(`"video_path": "${alias}"`).length - 1).toBe(row.rounds.flat().length);
+      expect(aliased.examples[i]!.frames).toEqual(plain.examples[i]!.frames);
+    });
   });
 });

@@ -15,6 +15,7 @@
 // keeps the tokens it has at generation time, where the model continues after it.
 
 import { createHash } from "node:crypto";
+import { extname } from "node:path";
 import type { OracleRow, SubAgentSample } from "@paravt/suite";
 import type { Tokenizer } from "./tokenizer";
 import { defaultTokenizer } from "./vocabulary";
@@ -258,16 +259,44 @@ export function nextTokenArrays(s: ModelSequence): {
   };
 }
 
-/** The main agent's episode from an oracle row: K overview frames in place of `<video>` (SPEC §1.1). */
-export function mainAgentTurns(row: OracleRow, opts: { thinkPrefix?: boolean } = {}): EpisodeTurn[] {
+/**
+ * The main agent's episode from an oracle row: K overview frames in place of `<video>` (SPEC §1.1).
+ * With `videoPath`, the text names the video by that path instead of the row's (the prompt's
+ * "Video path:" line and every crop call's `video_path`); the frames still come from the row's video.
+ */
+export function mainAgentTurns(
+  row: OracleRow,
+  opts: { thinkPrefix?: boolean; videoPath?: string } = {},
+): EpisodeTurn[] {
   const frames = row.overviewTimestamps.map((t) => ({ video: row.video, t }));
   const thinkPrefix = opts.thinkPrefix ?? true;
+  const text = (s: string) => (opts.videoPath ? s.split(row.video).join(opts.videoPath) : s);
   return row.turns.map((turn, i) => {
-    if (i === 0) return { role: "user", content: expandVideo(turn.content, frames) };
+    if (i === 0) return { role: "user", content: expandVideo(text(turn.content), frames) };
     if (turn.role === "assistant" && thinkPrefix)
-      return { role: "assistant", content: turn.content, forcedPrefix: THINK_PREFIX };
-    return { role: turn.role, content: turn.content };
+      return { role: "assistant", content: text(turn.content), forcedPrefix: THINK_PREFIX };
+    return { role: turn.role, content: text(turn.content) };
   });
+}
+
+/**
+ * A stand-in path of the same shape as `path` (`videos/v0002.mp4` -> `videos/v0871.mp4`): its
+ * trailing number replaced by one drawn from (seed, row id), log-uniformly, so numbers with many
+ * leading zeros are as common as at evaluation. Training on these makes the model copy the path
+ * from the prompt digit by digit instead of recalling training paths (the default checkpoint wrote
+ * `v00000002` for `v0002` and training videos' paths for held-out ones). A path without a trailing
+ * number is returned unchanged.
+ */
+export function videoPathAlias(path: string, rowId: string, seed: number): string {
+  const ext = extname(path);
+  const m = /^(.*?)(\d+)$/.exec(path.slice(0, path.length - ext.length));
+  if (!m) return path;
+  const width = m[2]!.length;
+  const h = createHash("sha256").update(`${seed}\0${rowId}`).digest();
+  const u = h.readUInt32BE(0) / 2 ** 32;
+  const max = 10 ** width - 1;
+  const n = Math.min(max, Math.max(1, Math.floor(Math.exp(u * Math.log(max + 1)))));
+  return `${m[1]}${String(n).padStart(width, "0")}${ext}`;
 }
 
 /** A sub-agent's episode (SPEC §1.4): its window's frames, the prompt stating the window, its summary. */
@@ -302,6 +331,11 @@ export interface SftOptions {
   dedupeSubAgents?: boolean;
   /** Only trajectories of these overview sizes. */
   ks?: readonly number[];
+  /**
+   * Name each main-agent trajectory's video by `videoPathAlias(path, row id, seed)` instead of its
+   * own path (data augmentation; sub-agent examples name no path). Default: the row's own path.
+   */
+  aliasVideoPathsSeed?: number;
 }
 
 export interface SftSet {
@@ -344,7 +378,11 @@ export function sftExamples(source: { oracle: readonly OracleRow[] }, opts: SftO
   };
   for (const row of source.oracle) {
     if (opts.ks && !opts.ks.includes(row.k)) continue;
-    if (opts.mainAgent ?? true) add(row.id, "main", row, mainAgentTurns(row, { thinkPrefix: opts.thinkPrefix }));
+    if (opts.mainAgent ?? true) {
+      const videoPath =
+        opts.aliasVideoPathsSeed === undefined ? undefined : videoPathAlias(row.video, row.id, opts.aliasVideoPathsSeed);
+      add(row.id, "main", row, mainAgentTurns(row, { thinkPrefix: opts.thinkPrefix, videoPath }));
+    }
     if (!(opts.subAgents ?? true)) continue;
     for (const s of row.subAgents) {
       if (opts.dedupeSubAgents ?? true) {

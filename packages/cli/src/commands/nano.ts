@@ -29,6 +29,9 @@ Options:
                            its model config is used and --preset must not be given
   --ks LIST                main-agent trajectories of these K only, e.g. 4,8,16 (default: all)
   --think-prefix           SPEC §1.7: the forced "<think>\n" is prompt, not target (as at evaluation)
+  --alias-video-paths      name each main-agent trajectory's video by a random path of the same
+                           shape (videos/v0871.mp4, drawn from --seed), so the model learns to copy
+                           the path from the prompt rather than recall training paths
 
 Progress goes to stderr; at the end one JSON line (steps, final loss, token accuracy, seconds,
 checkpoint) goes to stdout. Exit codes: 0 done, 1 training failed, 2 bad arguments.
@@ -73,6 +76,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         "init-from": { type: "string" },
         ks: { type: "string" },
         "think-prefix": { type: "boolean" },
+        "alias-video-paths": { type: "boolean" },
       },
     });
     if (!v.suite) throw new UsageError("--suite is required");
@@ -94,6 +98,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
       initFrom: v["init-from"],
       ks,
       thinkPrefix: v["think-prefix"] ?? false,
+      aliasVideoPaths: v["alias-video-paths"] ?? false,
     };
   } catch (e) {
     io.stderr.write(`paravt nano train: ${(e as Error).message}\n\n${HELP}`);
@@ -116,7 +121,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         : modelConfig(tokenizer, { ...PRESETS[o.preset], seed: o.seed }),
       initialParameters: init?.params,
       resumeFrom,
-      sft: { ks: o.ks, thinkPrefix: o.thinkPrefix },
+      sft: { ks: o.ks, thinkPrefix: o.thinkPrefix, ...(o.aliasVideoPaths ? { aliasVideoPathsSeed: o.seed } : {}) },
       steps: o.steps,
       batchSize: o.batch,
       lr: { kind: "cosine", lr: o.lr, warmupSteps: Math.ceil(o.steps * 0.05) },
