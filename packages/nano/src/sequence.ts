@@ -380,7 +380,9 @@ export function sftExamples(source: { oracle: readonly OracleRow[] }, opts: SftO
     if (opts.ks && !opts.ks.includes(row.k)) continue;
     if (opts.mainAgent ?? true) {
       const videoPath =
-        opts.aliasVideoPathsSeed === undefined ? undefined : videoPathAlias(row.video, row.id, opts.aliasVideoPathsSeed);
+        opts.aliasVideoPathsSeed === undefined
+          ? undefined
+          : videoPathAlias(row.video, row.id, opts.aliasVideoPathsSeed);
       add(row.id, "main", row, mainAgentTurns(row, { thinkPrefix: opts.thinkPrefix, videoPath }));
     }
     if (!(opts.subAgents ?? true)) continue;

@@ -27,7 +27,10 @@ async function scenario(refresh: (qc: QueryClient) => Promise<void>): Promise<nu
   const refreshed = refresh(qc);
   release();
   await refreshed;
-  await qc.getQueryCache().find({ queryKey: ["runs", "metrics"] })?.promise?.catch(() => undefined);
+  await qc
+    .getQueryCache()
+    .find({ queryKey: ["runs", "metrics"] })
+    ?.promise?.catch(() => undefined);
   await new Promise((r) => setTimeout(r, 0));
   const data = observer.getCurrentResult().data;
   unsubscribe();
