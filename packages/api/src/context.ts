@@ -10,6 +10,11 @@ export interface RequestInfo {
   path: string;
   /** The first address of X-Forwarded-For, when a proxy set it. */
   ip: string | null;
+  /**
+   * Set by the token middleware once the call has its audit row; a REST call still without one
+   * never reached a procedure (unknown path, a body that is not JSON) and is recorded after.
+   */
+  audited?: boolean;
 }
 
 export interface Context {

@@ -162,6 +162,38 @@ describe("audit log", () => {
     expect(rows.every((r) => r.projectId === projectId)).toBe(true);
   });
 
+  it("records token calls that never reach a procedure: unknown path or method, a body that is not JSON", async () => {
+    const { projectId, token, secret } = await projectWithToken({ scopes: ["WRITE"] });
+    expect((await rest("GET", `/projects/${projectId}/no-such-thing`, secret)).status).toBe(404);
+    expect((await rest("DELETE", `/projects/${projectId}/runs`, secret)).status).toBe(404);
+    const broken = await handleRestRequest(
+      new Request(`http://localhost/api/v1/projects/${projectId}/runs/r/cancel`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${secret}`,
+          "content-type": "application/json",
+          "x-forwarded-for": "198.51.100.4",
+        },
+        body: "{not json",
+      }),
+    );
+    expect(broken.status).toBe(400);
+    // A routed call still has exactly one row; a bad token and a session leave none.
+    expect((await rest("GET", `/projects/${projectId}/runs`, secret)).status).toBe(200);
+    expect((await rest("GET", `/projects/${projectId}/no-such-thing`, "pvt_not-a-token")).status).toBe(404);
+    await tokens.settleTokenUses();
+    const rows = await db().tokenUse.findMany({ where: { tokenId: token.id } });
+    expect(rows.map((r) => [r.method, r.path, r.status, r.ip]).sort()).toEqual(
+      [
+        ["GET", `/api/v1/projects/${projectId}/no-such-thing`, 404, null],
+        ["DELETE", `/api/v1/projects/${projectId}/runs`, 404, null],
+        ["POST", `/api/v1/projects/${projectId}/runs/r/cancel`, 400, "198.51.100.4"],
+        ["GET", `/api/v1/projects/${projectId}/runs`, 200, null],
+      ].sort(),
+    );
+    expect(await db().tokenUse.count({ where: { projectId, tokenId: { not: token.id } } })).toBe(0);
+  });
+
   it("never fails a call when its row cannot be written (logged instead)", async () => {
     const fx = await projectWithRoleCallers();
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});

@@ -22,6 +22,7 @@ import {
 } from "trpc-to-openapi";
 import { z } from "zod";
 import "zod-openapi"; // its GlobalMeta augmentation (`override`) for the date annotations
+import { tokens } from "@paravt/shared/server";
 import { createContext, type Context } from "./context";
 import { httpStatusOf, retryAfterSeconds } from "./errors";
 import { appRouter } from "./root";
@@ -469,11 +470,13 @@ export async function handleRestRequest(request: Request): Promise<Response> {
   }
   const req = await withJsonBody(request);
   cachedView ??= restView(appRouter);
-  return createOpenApiFetchHandler({
+  const rest = { method: req.method, path: url.pathname };
+  let ctx: Context | undefined;
+  const res = await createOpenApiFetchHandler({
     endpoint: REST_BASE,
     req,
     router: cachedView,
-    createContext: () => createContext({ headers: req.headers, rest: { method: req.method, path: url.pathname } }),
+    createContext: async () => (ctx = await createContext({ headers: req.headers, rest })),
     responseMeta: ({ errors }) => {
       const error = errors[0] as TRPCError | undefined;
       if (!error) return {};
@@ -485,5 +488,28 @@ export async function handleRestRequest(request: Request): Promise<Response> {
       if (error.code === "INTERNAL_SERVER_ERROR")
         console.error(`REST ${path ?? url.pathname} failed:`, error.cause ?? error);
     },
+  });
+  if (!ctx?.request?.audited && req.headers.has("authorization")) {
+    await auditUnroutedTokenCall(ctx ?? (await createContext({ headers: req.headers, rest })), res.status);
+  }
+  return res;
+}
+
+/**
+ * A token call that never reached a procedure (no route for its method and path, a body that is
+ * not JSON) gets its audit row here, with the status the caller got, so a script probing or
+ * misusing the API shows in tokens.audit too. It does not count against the rate limit.
+ */
+async function auditUnroutedTokenCall(ctx: Context, status: number): Promise<void> {
+  const principal = ctx.principal;
+  if (principal?.kind !== "token" || !ctx.request) return;
+  tokens.recordTokenUse({
+    at: new Date(),
+    tokenId: principal.tokenId,
+    projectId: principal.projectId,
+    method: ctx.request.method,
+    path: ctx.request.path,
+    status,
+    ip: ctx.request.ip,
   });
 }

@@ -64,6 +64,7 @@ const tokenCalls = t.middleware(async ({ ctx, path, type, next }) => {
     path: transport === "rest" ? ctx.request!.path : path,
     ip: ctx.request?.ip ?? null,
   };
+  if (ctx.request) ctx.request.audited = true;
   const refused = await withinRateLimit(principal);
   if (refused) {
     tokens.recordTokenUse({ ...use, status: 429 });
