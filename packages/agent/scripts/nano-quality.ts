@@ -32,7 +32,8 @@ const { values } = parseArgs({
  * turn answers. Returns why a trajectory fails (the first failing turn's reason), or null.
  */
 export function formatFailure(t: Trajectory): string | null {
-  if (t.status !== "ok") return "episode error";
+  // The error's kind and stage (not its message, which names times and paths) group the failures.
+  if (t.status !== "ok") return `episode error (${t.error?.kind ?? "?"} at ${t.error?.stage ?? "?"})`;
   if (t.turns.length === 0) return "no turn";
   for (const turn of t.turns) {
     const text = (turn.forcedPrefix ?? "") + turn.rawText;
@@ -111,6 +112,7 @@ for (const k of ks) {
       const s = scoreEpisode(t, { questionType: q.type, answer: q.answer });
       const calls = t.turns.reduce((n, turn) => n + turn.toolCalls.filter((c) => c.status !== "REJECTED").length, 0);
       const failure = formatFailure(t);
+      if (t.status !== "ok") process.stderr.write(`${q.id} K=${k} tools=${tools}: ${t.error?.message ?? "?"}\n`);
       const ok = failure === null;
       if (failure) {
         const byReason = failures.get(`${k}|${tools}`) ?? new Map<string, number>();
