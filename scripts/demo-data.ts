@@ -8,7 +8,7 @@ const checkpoint = (name: string) => path.resolve(import.meta.dirname, "..", "pa
 // The committed checkpoints (packages/nano/checkpoints, trained by `paravt nano train`): the default
 // and an earlier, smaller one, so the demo has two models to compare.
 export const DEFAULT_MODEL = {
-  name: "nano-default (small, SFT 4000 + 4500 steps)",
+  name: "nano-default (small, SFT 4000 + 4500 + 2000 steps)",
   checkpoint: checkpoint("default"),
   preset: "small",
 };

@@ -113,6 +113,11 @@ for (const k of ks) {
       const calls = t.turns.reduce((n, turn) => n + turn.toolCalls.filter((c) => c.status !== "REJECTED").length, 0);
       const failure = formatFailure(t);
       if (t.status !== "ok") process.stderr.write(`${q.id} K=${k} tools=${tools}: ${t.error?.message ?? "?"}\n`);
+      else if (failure && tools) {
+        // What broke the format, as the model wrote it: the end of its last turn.
+        const tail = (t.turns.at(-1)?.rawText ?? "").slice(-120);
+        process.stderr.write(`${q.id} K=${k} tools=${tools}: ${failure}: …${JSON.stringify(tail)}\n`);
+      }
       const ok = failure === null;
       if (failure) {
         const byReason = failures.get(`${k}|${tools}`) ?? new Map<string, number>();

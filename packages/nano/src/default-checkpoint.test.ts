@@ -14,7 +14,7 @@ describe("default checkpoint", () => {
     const ckpt = await loadCheckpoint(DIR);
     expect(ckpt.tokenizer.vocabJson().hash).toBe(defaultTokenizer().vocabJson().hash);
     expect(ckpt.config).toMatchObject({ width: 128, layers: 4, heads: 4, contextLength: 2048 });
-    expect(ckpt.training.step).toBe(4500); // the warm start of README "Default checkpoint"
+    expect(ckpt.training.step).toBe(2000); // stage 3 (path aliases) of README "Default checkpoint"
     // Committed for inference only: the AdamW moments (13 MB) are left out.
     expect(ckpt.training.optimizer).toBeNull();
     const wte = ckpt.params.get("wte")!;
