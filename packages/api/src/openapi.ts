@@ -490,7 +490,12 @@ export async function handleRestRequest(request: Request): Promise<Response> {
     },
   });
   if (!ctx?.request?.audited && req.headers.has("authorization")) {
-    await auditUnroutedTokenCall(ctx ?? (await createContext({ headers: req.headers, rest })), res.status);
+    // Auditing never changes the answer: a context that cannot be built (database down) is logged.
+    try {
+      await auditUnroutedTokenCall(ctx ?? (await createContext({ headers: req.headers, rest })), res.status);
+    } catch (err) {
+      console.error(`REST ${url.pathname}: could not audit the call:`, err);
+    }
   }
   return res;
 }
