@@ -10,8 +10,12 @@
 //
 //   npx paravt suite generate --seed 101 --count 10 --out var/suites/heldout
 //   npx tsx packages/agent/scripts/nano-quality.ts --checkpoint packages/nano/checkpoints/default \
-//     --suite var/suites/heldout --ks 8 [--limit N] [--json out.json]
-import { writeFile } from "node:fs/promises";
+//     --suite var/suites/heldout --ks 8 [--limit N] [--templates when,count] [--json out.json] \
+//     [--trajectories out.jsonl]
+//
+// --trajectories writes one JSON line per episode (question, answer, score, failure, every turn's
+// raw text and calls) for reading what the model actually did.
+import { appendFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { hasNonemptyAnswer, hasParseableToolCall, tagsBalanced } from "@paravt/protocol";
 import { readSuite, SHAPE_COLORS, SHAPES } from "@paravt/suite";
@@ -23,7 +27,9 @@ const { values } = parseArgs({
     suite: { type: "string", default: "var/suites/heldout" },
     ks: { type: "string", default: "8" },
     limit: { type: "string" },
+    templates: { type: "string" },
     json: { type: "string" },
+    trajectories: { type: "string" },
   },
 });
 
@@ -51,7 +57,11 @@ const suite = await readSuite(values.suite);
 const engine = await loadCoreNanoEngine(values.checkpoint);
 const frames = videoFrameSampler({ maxErrorS: 0 });
 const ks = values.ks.split(",").map(Number);
-const questions = suite.questions.slice(0, values.limit ? Number(values.limit) : undefined);
+const templates = values.templates?.split(",");
+const questions = suite.questions
+  .filter((q) => !templates || templates.includes(q.template))
+  .slice(0, values.limit ? Number(values.limit) : undefined);
+if (values.trajectories) await writeFile(values.trajectories, "");
 
 /**
  * What a blind guess scores on a question, with the same scorer (scoreEpisode): the mean over
@@ -119,6 +129,10 @@ for (const k of ks) {
         process.stderr.write(`${q.id} K=${k} tools=${tools}: ${failure}: …${JSON.stringify(tail)}\n`);
       }
       const ok = failure === null;
+      if (values.trajectories) {
+        const line = { question: q.id, template: q.template, k, tools, expected: q.answer, score: s.score, failure, trajectory: t };
+        await appendFile(values.trajectories, `${JSON.stringify(line)}\n`);
+      }
       if (failure) {
         const byReason = failures.get(`${k}|${tools}`) ?? new Map<string, number>();
         byReason.set(failure, (byReason.get(failure) ?? 0) + 1);

@@ -140,6 +140,9 @@ describe("paravt command line", () => {
     const badPreset = paravt(["nano", "train", "--suite", "/tmp/x", "--out", "/tmp/y", "--preset", "huge"]);
     expect(badPreset.code).toBe(2);
     expect(badPreset.stderr).toContain("--preset must be tiny, small or default");
+    const badWeight = paravt(["nano", "train", "--suite", "/tmp/x", "--out", "/tmp/y", "--emphasize-palette", "0"]);
+    expect(badWeight.code).toBe(2);
+    expect(badWeight.stderr).toContain("--emphasize-palette must be a positive number (got 0)");
     const missing = paravt([
       "nano",
       "train",

@@ -75,6 +75,24 @@ describe("paravt nano train", () => {
     expect(losses(warm.stderr).get(25)!).toBeLessThan(losses(cold.stderr).get(25)! * 0.8);
   }, 240_000);
 
+  it("--emphasize-palette trains on the same examples under another fingerprint, and a resume must keep it", () => {
+    const plainOut = path.join(root, "plain");
+    const emphOut = path.join(root, "emphasis");
+    const common = ["--suite", suite, "--steps", "2", "--checkpoint-every", "1", "--ks", "4"];
+    const plain = paravt(["nano", "train", ...common, "--out", plainOut]);
+    const emph = paravt(["nano", "train", ...common, "--out", emphOut, "--emphasize-palette", "10"]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(emph.code, emph.stderr).toBe(0);
+    const hash = (dir: string) => configOf(path.join(dir, "step-000002")).training.dataCursor.datasetHash;
+    expect(hash(emphOut)).not.toBe(hash(plainOut));
+    // Resuming the emphasised run without the flag is another dataset: refused, nothing overwritten.
+    rmSync(path.join(emphOut, "step-000002"), { recursive: true });
+    const resumed = paravt(["nano", "train", ...common, "--out", emphOut]);
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr).toMatch(/cannot resume from .*step-000001: dataset [0-9a-f]{12} vs [0-9a-f]{12}/);
+    expect(readdirSync(emphOut)).toEqual(["step-000001"]);
+  }, 240_000);
+
   it("refuses --init-from together with --preset, and a bad --ks", () => {
     const both = paravt([
       "nano",

@@ -5,7 +5,9 @@ import { writeSuite } from "@paravt/suite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckpointError, loadCheckpoint } from "./checkpoint";
 import { modelConfig, parameterLayout } from "./config";
-import { boxDownsample, videoFrameSource } from "./frames";
+import { toCoreTokens, createCoreModel } from "./core";
+import { emphasisWeights, paletteTokenIds, PALETTE_WORDS } from "./emphasis";
+import { boxDownsample, frameFeatures, videoFrameSource } from "./frames";
 import { initParameters } from "./init";
 import { epochOrder, learningRate, nextBatch, trainSft, TrainError, type TrainSftOptions } from "./train-sft";
 import { defaultTokenizer } from "./vocabulary";
@@ -171,5 +173,67 @@ describe("trainSft", () => {
     const bad = await rejection(trainSft({ ...overfit(), lr: { kind: "constant", lr: Infinity } }));
     expect((bad as TrainError).code).toBe("BAD_OPTIONS");
     expect(bad.message).toMatch(/lr must be finite/);
+  });
+
+  it("emphasis weighs the palette words' loss, counts tokens as before, and is part of the resume check", async () => {
+    const ids = paletteTokenIds(tok);
+    // Every palette word, bare and with its leading space, is one piece of the default vocabulary.
+    expect(ids).toHaveLength(2 * PALETTE_WORDS.length);
+    expect(ids.map((id) => tok.decode([id]).trim()).sort()).toEqual(
+      [...PALETTE_WORDS, ...PALETTE_WORDS].sort(),
+    );
+    const emphasis = { tokenIds: ids, weight: 10 };
+    const out = join(root, "emphasis");
+    const plain = await trainSft({ ...overfit(), steps: 1 });
+    const weighted = await trainSft({ ...overfit(), steps: 2, emphasis, outDir: out, checkpointEvery: 1 });
+
+    // The step-1 loss (before any update) is the weighted mean of the per-token losses at init.
+    const e = weighted.examples[0]!;
+    const n = e.ids.length - 1;
+    const P = config.frameFeatures;
+    const feats = await frameFeatures(weighted.frames, e.frames, config);
+    const frames = new Float32Array(n * P);
+    for (let i = 0; i < n; i++) if (e.frameIndex[i]! >= 0) frames.set(feats[e.frameIndex[i]!]!, i * P);
+    const batch = {
+      batchSize: 1,
+      seqLen: n,
+      tokens: toCoreTokens(e.ids.subarray(0, n), tok),
+      targets: e.ids.slice(1),
+      mask: Float32Array.from(e.lossMask.subarray(1)),
+      frames,
+    };
+    const fresh = await createCoreModel(config, initParameters(config)).forward(batch, { losses: true });
+    const w = emphasisWeights(emphasis, tok.size);
+    let num = 0;
+    let den = 0;
+    let emphasised = 0;
+    for (let i = 0; i < n; i++) {
+      if (!e.lossMask[i + 1]) continue;
+      const wi = w[e.ids[i + 1]!]!;
+      num += wi * fresh.losses![i]!;
+      den += wi;
+      if (wi > 1) emphasised++;
+    }
+    expect(emphasised).toBeGreaterThan(0); // the example names palette words
+    expect(weighted.metrics[0]!.loss).toBeCloseTo(num / den, 4);
+    expect(plain.metrics[0]!.loss).toBeCloseTo(fresh.loss!, 4);
+    expect(weighted.metrics[0]!.loss).not.toBeCloseTo(plain.metrics[0]!.loss, 3);
+    // Token counts and accuracy are per token, not per weight.
+    expect(weighted.metrics[0]!.lossTokens).toBe(plain.metrics[0]!.lossTokens);
+    expect(weighted.metrics[0]!.tokenAccuracy).toBe(plain.metrics[0]!.tokenAccuracy);
+
+    // Another emphasis (or none) is another dataset: resuming with it is refused.
+    expect(weighted.datasetHash).not.toBe(plain.datasetHash);
+    for (const other of [undefined, { tokenIds: ids, weight: 5 }]) {
+      const err = await rejection(trainSft({ ...overfit(), steps: 3, emphasis: other, resumeFrom: weighted.checkpoints[0]! }));
+      expect((err as TrainError).code).toBe("RESUME_MISMATCH");
+      expect(err.message).toMatch(/dataset [0-9a-f]{12} vs [0-9a-f]{12}/);
+    }
+    const resumed = await trainSft({ ...overfit(), steps: 2, emphasis, resumeFrom: weighted.checkpoints[0]! });
+    expect(resumed.metrics.map((m) => m.loss)).toEqual([weighted.metrics[1]!.loss]);
+
+    expect(() => emphasisWeights({ tokenIds: ids, weight: 0 }, tok.size)).toThrow(/weight must be > 0/);
+    expect(() => emphasisWeights({ tokenIds: [tok.size], weight: 2 }, tok.size)).toThrow(/outside the vocabulary/);
+    expect(() => paletteTokenIds({ idOf: () => undefined })).toThrow(/palette word "red" is not a piece/);
   });
 });

@@ -8,6 +8,7 @@
 // depends on, and every checkpoint stores them: resuming continues the same loss curve bit for
 // bit (the core is deterministic, see kernels/README.md).
 
+import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { KernelModel } from "@paravt/kernels";
@@ -19,6 +20,7 @@ import { createCoreModel, flattenParameters, toCoreTokens, unflattenParameters }
 import { frameFeatures, videoFrameSource, type FrameSource } from "./frames";
 import { initParameters, Mulberry32 } from "./init";
 import type { TensorMap } from "./safetensors";
+import { emphasisWeights, type LossEmphasis } from "./emphasis";
 import { datasetHash, sftExamples, type SftExample, type SftOptions } from "./sequence";
 import type { Tokenizer } from "./tokenizer";
 import { defaultTokenizer } from "./vocabulary";
@@ -108,6 +110,11 @@ export interface TrainSftOptions {
   modelConfig: ModelConfig;
   /** Which examples (`sftExamples` options; contextLength is the model's T). */
   sft?: Omit<SftOptions, "tokenizer" | "contextLength">;
+  /**
+   * Weigh the loss of these target tokens more (emphasis.ts: the palette words); the loss is then
+   * the weighted mean. Part of the dataset fingerprint, so a resume must use the same emphasis.
+   */
+  emphasis?: LossEmphasis;
   /** Keep only these examples (e.g. one, to overfit a fixed batch). */
   filter?: (e: SftExample, index: number) => boolean;
   /** Total optimizer steps of the run (a resumed run continues up to it). */
@@ -242,7 +249,13 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
   const all = sftExamples(source, { ...o.sft, tokenizer: tok, contextLength: config.contextLength }).examples;
   const examples = o.filter ? all.filter(o.filter) : all;
   if (examples.length === 0) throw new TrainError("NO_DATA", "trainSft: no SFT example left (check sft and filter)");
-  const dataHash = datasetHash(examples);
+  const weightOf = emphasisWeights(o.emphasis, tok.size);
+  // Without emphasis the fingerprint is the examples' alone (as in checkpoints written before it).
+  const dataHash = o.emphasis
+    ? createHash("sha256")
+        .update(`${datasetHash(examples)}\0emphasis\0${o.emphasis.weight}\0${[...o.emphasis.tokenIds].sort((a, b) => a - b).join(",")}`)
+        .digest("hex")
+    : datasetHash(examples);
 
   let step = 0;
   let cursor = { epoch: 0, position: 0 };
@@ -324,6 +337,7 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
     const mask = new Float32Array(B * seqLen);
     const frameArr = new Float32Array(B * seqLen * P);
     let inputs = 0;
+    let lossTokens = 0;
     const tf = performance.now();
     const feats = await Promise.all(batchEx.map((e) => frameFeatures(frames, e.frames, config)));
     const frameTimeMs = performance.now() - tf;
@@ -333,7 +347,8 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
       tokens.set(toCoreTokens(e.ids.subarray(0, n), tok), b * seqLen);
       targets.set(e.ids.subarray(1), b * seqLen);
       for (let i = 0; i < n; i++) {
-        mask[b * seqLen + i] = e.lossMask[i + 1]!;
+        mask[b * seqLen + i] = e.lossMask[i + 1]! * weightOf[e.ids[i + 1]!]!;
+        lossTokens += e.lossMask[i + 1]!;
         const f = e.frameIndex[i]!;
         if (f >= 0) frameArr.set(feats[b]![f]!, (b * seqLen + i) * P);
       }
@@ -382,8 +397,9 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
       epoch: cursor.epoch,
       position: cursor.position,
       loss,
-      tokenAccuracy: fwd.tokens > 0 ? fwd.correct / fwd.tokens : 0,
-      lossTokens: fwd.tokens,
+      // Counted here: with emphasis the core's `tokens` is the sum of the weights.
+      tokenAccuracy: lossTokens > 0 ? fwd.correct / lossTokens : 0,
+      lossTokens,
       tokens: inputs,
       tokensPerSecond: inputs / (stepTimeMs / 1000),
       stepTimeMs,

@@ -32,6 +32,9 @@ Options:
   --alias-video-paths      name each main-agent trajectory's video by a random path of the same
                            shape (videos/v0871.mp4, drawn from --seed), so the model learns to copy
                            the path from the prompt rather than recall training paths
+  --emphasize-palette W    loss weight W (> 0) on target tokens that name a color, shape or
+                           position of the suite's palette, 1 on the rest (so the few words a
+                           trajectory must copy or see are not drowned by its phrasing)
 
 Progress goes to stderr; at the end one JSON line (steps, final loss, token accuracy, seconds,
 checkpoint) goes to stdout. Exit codes: 0 done, 1 training failed, 2 bad arguments.
@@ -77,6 +80,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         ks: { type: "string" },
         "think-prefix": { type: "boolean" },
         "alias-video-paths": { type: "boolean" },
+        "emphasize-palette": { type: "string" },
       },
     });
     if (!v.suite) throw new UsageError("--suite is required");
@@ -99,13 +103,15 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
       ks,
       thinkPrefix: v["think-prefix"] ?? false,
       aliasVideoPaths: v["alias-video-paths"] ?? false,
+      emphasizePalette:
+        v["emphasize-palette"] === undefined ? undefined : num("emphasize-palette", v["emphasize-palette"], 1, false),
     };
   } catch (e) {
     io.stderr.write(`paravt nano train: ${(e as Error).message}\n\n${HELP}`);
     return 2;
   }
   // Loaded only here: the compute core (native addon) is not needed by other commands.
-  const { defaultTokenizer, loadCheckpoint, modelConfig, trainSft } = await import("@paravt/nano");
+  const { defaultTokenizer, loadCheckpoint, modelConfig, paletteTokenIds, trainSft } = await import("@paravt/nano");
   const tokenizer = defaultTokenizer();
   const started = Date.now();
   try {
@@ -120,6 +126,9 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         ? { ...init.config, seed: o.seed }
         : modelConfig(tokenizer, { ...PRESETS[o.preset], seed: o.seed }),
       initialParameters: init?.params,
+      ...(o.emphasizePalette !== undefined
+        ? { emphasis: { tokenIds: paletteTokenIds(tokenizer), weight: o.emphasizePalette } }
+        : {}),
       resumeFrom,
       sft: { ks: o.ks, thinkPrefix: o.thinkPrefix, ...(o.aliasVideoPaths ? { aliasVideoPathsSeed: o.seed } : {}) },
       steps: o.steps,
