@@ -130,7 +130,16 @@ for (const k of ks) {
       }
       const ok = failure === null;
       if (values.trajectories) {
-        const line = { question: q.id, template: q.template, k, tools, expected: q.answer, score: s.score, failure, trajectory: t };
+        const line = {
+          question: q.id,
+          template: q.template,
+          k,
+          tools,
+          expected: q.answer,
+          score: s.score,
+          failure,
+          trajectory: t,
+        };
         await appendFile(values.trajectories, `${JSON.stringify(line)}\n`);
       }
       if (failure) {

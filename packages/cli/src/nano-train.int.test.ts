@@ -75,16 +75,17 @@ describe("paravt nano train", () => {
     expect(losses(warm.stderr).get(25)!).toBeLessThan(losses(cold.stderr).get(25)! * 0.8);
   }, 240_000);
 
-  it("--emphasize-palette trains on the same examples under another fingerprint, and a resume must keep it", () => {
+  it("--emphasize-palette and --main-agent-only each train under another fingerprint; a resume must keep them", () => {
     const plainOut = path.join(root, "plain");
     const emphOut = path.join(root, "emphasis");
+    const mainOut = path.join(root, "main-only");
     const common = ["--suite", suite, "--steps", "2", "--checkpoint-every", "1", "--ks", "4"];
     const plain = paravt(["nano", "train", ...common, "--out", plainOut]);
     const emph = paravt(["nano", "train", ...common, "--out", emphOut, "--emphasize-palette", "10"]);
-    expect(plain.code, plain.stderr).toBe(0);
-    expect(emph.code, emph.stderr).toBe(0);
+    const main = paravt(["nano", "train", ...common, "--out", mainOut, "--main-agent-only"]);
+    for (const r of [plain, emph, main]) expect(r.code, r.stderr).toBe(0);
     const hash = (dir: string) => configOf(path.join(dir, "step-000002")).training.dataCursor.datasetHash;
-    expect(hash(emphOut)).not.toBe(hash(plainOut));
+    expect(new Set([hash(plainOut), hash(emphOut), hash(mainOut)]).size).toBe(3);
     // Resuming the emphasised run without the flag is another dataset: refused, nothing overwritten.
     rmSync(path.join(emphOut, "step-000002"), { recursive: true });
     const resumed = paravt(["nano", "train", ...common, "--out", emphOut]);

@@ -42,7 +42,8 @@ export function emphasisWeights(e: LossEmphasis | undefined, vocabSize: number):
   if (!e) return w;
   if (!(Number.isFinite(e.weight) && e.weight > 0)) throw new Error(`emphasis weight must be > 0 (got ${e.weight})`);
   for (const id of e.tokenIds) {
-    if (!Number.isInteger(id) || id < 0 || id >= vocabSize) throw new Error(`emphasis token id ${id} is outside the vocabulary`);
+    if (!Number.isInteger(id) || id < 0 || id >= vocabSize)
+      throw new Error(`emphasis token id ${id} is outside the vocabulary`);
     w[id] = e.weight;
   }
   return w;

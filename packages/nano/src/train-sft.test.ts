@@ -179,9 +179,7 @@ describe("trainSft", () => {
     const ids = paletteTokenIds(tok);
     // Every palette word, bare and with its leading space, is one piece of the default vocabulary.
     expect(ids).toHaveLength(2 * PALETTE_WORDS.length);
-    expect(ids.map((id) => tok.decode([id]).trim()).sort()).toEqual(
-      [...PALETTE_WORDS, ...PALETTE_WORDS].sort(),
-    );
+    expect(ids.map((id) => tok.decode([id]).trim()).sort()).toEqual([...PALETTE_WORDS, ...PALETTE_WORDS].sort());
     const emphasis = { tokenIds: ids, weight: 10 };
     const out = join(root, "emphasis");
     const plain = await trainSft({ ...overfit(), steps: 1 });
@@ -225,7 +223,9 @@ describe("trainSft", () => {
     // Another emphasis (or none) is another dataset: resuming with it is refused.
     expect(weighted.datasetHash).not.toBe(plain.datasetHash);
     for (const other of [undefined, { tokenIds: ids, weight: 5 }]) {
-      const err = await rejection(trainSft({ ...overfit(), steps: 3, emphasis: other, resumeFrom: weighted.checkpoints[0]! }));
+      const err = await rejection(
+        trainSft({ ...overfit(), steps: 3, emphasis: other, resumeFrom: weighted.checkpoints[0]! }),
+      );
       expect((err as TrainError).code).toBe("RESUME_MISMATCH");
       expect(err.message).toMatch(/dataset [0-9a-f]{12} vs [0-9a-f]{12}/);
     }

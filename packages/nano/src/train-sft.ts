@@ -253,7 +253,9 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
   // Without emphasis the fingerprint is the examples' alone (as in checkpoints written before it).
   const dataHash = o.emphasis
     ? createHash("sha256")
-        .update(`${datasetHash(examples)}\0emphasis\0${o.emphasis.weight}\0${[...o.emphasis.tokenIds].sort((a, b) => a - b).join(",")}`)
+        .update(
+          `${datasetHash(examples)}\0emphasis\0${o.emphasis.weight}\0${[...o.emphasis.tokenIds].sort((a, b) => a - b).join(",")}`,
+        )
         .digest("hex")
     : datasetHash(examples);
 

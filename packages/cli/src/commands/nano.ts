@@ -32,6 +32,9 @@ Options:
   --alias-video-paths      name each main-agent trajectory's video by a random path of the same
                            shape (videos/v0871.mp4, drawn from --seed), so the model learns to copy
                            the path from the prompt rather than recall training paths
+  --main-agent-only        train on the main-agent trajectories only, no sub-agent samples (a
+                           curriculum stage for what only the main agent does: copying the
+                           question's target, planning crops, answering)
   --emphasize-palette W    loss weight W (> 0) on target tokens that name a color, shape or
                            position of the suite's palette, 1 on the rest (so the few words a
                            trajectory must copy or see are not drowned by its phrasing)
@@ -81,6 +84,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         "think-prefix": { type: "boolean" },
         "alias-video-paths": { type: "boolean" },
         "emphasize-palette": { type: "string" },
+        "main-agent-only": { type: "boolean" },
       },
     });
     if (!v.suite) throw new UsageError("--suite is required");
@@ -103,6 +107,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
       ks,
       thinkPrefix: v["think-prefix"] ?? false,
       aliasVideoPaths: v["alias-video-paths"] ?? false,
+      mainAgentOnly: v["main-agent-only"] ?? false,
       emphasizePalette:
         v["emphasize-palette"] === undefined ? undefined : num("emphasize-palette", v["emphasize-palette"], 1, false),
     };
@@ -130,7 +135,12 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         ? { emphasis: { tokenIds: paletteTokenIds(tokenizer), weight: o.emphasizePalette } }
         : {}),
       resumeFrom,
-      sft: { ks: o.ks, thinkPrefix: o.thinkPrefix, ...(o.aliasVideoPaths ? { aliasVideoPathsSeed: o.seed } : {}) },
+      sft: {
+        ks: o.ks,
+        thinkPrefix: o.thinkPrefix,
+        ...(o.aliasVideoPaths ? { aliasVideoPathsSeed: o.seed } : {}),
+        ...(o.mainAgentOnly ? { subAgents: false } : {}),
+      },
       steps: o.steps,
       batchSize: o.batch,
       lr: { kind: "cosine", lr: o.lr, warmupSteps: Math.ceil(o.steps * 0.05) },
