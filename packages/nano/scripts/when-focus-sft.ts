@@ -1,0 +1,44 @@
+// The focused experiment of README "Loss emphasis": warm-start a checkpoint on the K = 8 `when`
+// trajectories of a suite only (main agent, think prefix as prompt, aliased video paths), with or
+// without emphasis on the palette words; then run scripts/copy-probe.ts on the result.
+//
+//   npx tsx packages/nano/scripts/when-focus-sft.ts --init packages/nano/checkpoints/default \
+//     --suite var/suites/train300 --out var/checkpoints/when-focus --steps 300 --lr 1e-3 [--emphasis 10]
+import { parseArgs } from "node:util";
+import { readSuite } from "@paravt/suite";
+import { defaultTokenizer, loadCheckpoint, paletteTokenIds, trainSft, videoFrameSource } from "../src/index";
+
+const { values } = parseArgs({
+  options: {
+    init: { type: "string", default: "packages/nano/checkpoints/default" },
+    suite: { type: "string", default: "var/suites/train300" },
+    out: { type: "string", default: "var/checkpoints/when-focus" },
+    steps: { type: "string", default: "300" },
+    lr: { type: "string", default: "1e-3" },
+    emphasis: { type: "string" },
+  },
+});
+const tokenizer = defaultTokenizer();
+const ckpt = await loadCheckpoint(values.init, { tokenizer });
+const suite = await readSuite(values.suite);
+const when = new Set(suite.questions.filter((q) => q.template === "when").map((q) => q.id));
+const started = Date.now();
+await trainSft({
+  suite: { oracle: suite.oracle.filter((r) => r.k === 8 && when.has(r.questionId)) },
+  frames: videoFrameSource(values.suite, ckpt.config.thumbnail),
+  tokenizer,
+  modelConfig: ckpt.config,
+  initialParameters: ckpt.params,
+  sft: { ks: [8], thinkPrefix: true, subAgents: false, aliasVideoPathsSeed: 3 },
+  ...(values.emphasis ? { emphasis: { tokenIds: paletteTokenIds(tokenizer), weight: Number(values.emphasis) } } : {}),
+  steps: Number(values.steps),
+  batchSize: 2,
+  lr: { kind: "cosine", lr: Number(values.lr), warmupSteps: 10 },
+  seed: 3,
+  checkpointEvery: 0,
+  outDir: values.out,
+  onStep: (m) => {
+    if (m.step % 25 === 0)
+      console.error(`step ${m.step}  loss ${m.loss.toFixed(3)}  ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  },
+});
