@@ -18,7 +18,7 @@
 import { appendFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { hasNonemptyAnswer, hasParseableToolCall, tagsBalanced } from "@paravt/protocol";
-import { readSuite, SHAPE_COLORS, SHAPES } from "@paravt/suite";
+import { readSuite, SHAPE_COLORS, SHAPES, type VideoAnnotation } from "@paravt/suite";
 import { loadCoreNanoEngine, runEpisode, scoreEpisode, videoFrameSampler, type Trajectory } from "../src/index";
 
 const { values } = parseArgs({
@@ -52,6 +52,36 @@ export function formatFailure(t: Trajectory): string | null {
   const last = t.turns[t.turns.length - 1]!;
   return hasNonemptyAnswer((last.forcedPrefix ?? "") + last.rawText) ? null : "last turn does not answer";
 }
+
+/**
+ * What a sub-agent saw, checked against the video's annotation: its summary's background color
+ * ("The background is X", the oracle's phrasing) against the scene at the window's start, and every
+ * "color shape" it names against the events overlapping the window (precision), and those events
+ * against what it named (recall).
+ */
+export function perception(summary: string, a: VideoAnnotation, startS: number, endS: number) {
+  const scene = a.scenes.find((x) => x.start <= startS && startS < x.end);
+  const background = /The background is (\w+)/.exec(summary)?.[1];
+  const pair = new RegExp(`\\b(${SHAPE_COLORS.join("|")}) (${SHAPES.join("|")})\\b`, "g");
+  const named = new Set([...summary.matchAll(pair)].map((m) => `${m[1]} ${m[2]}`));
+  const present = new Set(a.events.filter((e) => e.start < endS && e.end > startS).map((e) => `${e.color} ${e.shape}`));
+  return {
+    background: background === undefined || !scene ? null : background === scene.color,
+    namedRight: [...named].filter((n) => present.has(n)).length,
+    named: named.size,
+    presentNamed: [...present].filter((p) => named.has(p)).length,
+    present: present.size,
+  };
+}
+const seen = {
+  summaries: 0,
+  backgroundRight: 0,
+  backgroundStated: 0,
+  namedRight: 0,
+  named: 0,
+  presentNamed: 0,
+  present: 0,
+};
 
 const suite = await readSuite(values.suite);
 const engine = await loadCoreNanoEngine(values.checkpoint);
@@ -120,6 +150,19 @@ for (const k of ks) {
         config: { mode: "agentic_general", dispatch: "subagent", k, thinkPrefix: true, maxTurns: tools ? 3 : 0 },
       });
       const s = scoreEpisode(t, { questionType: q.type, answer: q.answer });
+      for (const call of t.turns.flatMap((turn) => turn.toolCalls)) {
+        if (call.subAgentOutput === null || call.startS === null || call.endS === null) continue;
+        const p = perception(call.subAgentOutput, video.annotation, call.startS, call.endS);
+        seen.summaries++;
+        if (p.background !== null) {
+          seen.backgroundStated++;
+          seen.backgroundRight += p.background ? 1 : 0;
+        }
+        seen.namedRight += p.namedRight;
+        seen.named += p.named;
+        seen.presentNamed += p.presentNamed;
+        seen.present += p.present;
+      }
       const calls = t.turns.reduce((n, turn) => n + turn.toolCalls.filter((c) => c.status !== "REJECTED").length, 0);
       const failure = formatFailure(t);
       if (t.status !== "ok") process.stderr.write(`${q.id} K=${k} tools=${tools}: ${t.error?.message ?? "?"}\n`);
@@ -201,6 +244,12 @@ for (const [key, byReason] of failures) {
   const reasons = [...byReason].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r}: ${n}`);
   console.log(`| ${k} | ${tools === "true" ? "with" : "without"} | ${reasons.join("; ")} |`);
 }
+const ratio = (a: number, b: number) => `${a}/${b} = ${b > 0 ? (a / b).toFixed(3) : "—"}`;
+console.log(
+  `\nSub-agent perception over ${seen.summaries} summaries (all K, with tools): background color right ` +
+    `${ratio(seen.backgroundRight, seen.backgroundStated)}; named "color shape" pairs present in the window ` +
+    `${ratio(seen.namedRight, seen.named)}; window events named ${ratio(seen.presentNamed, seen.present)}`,
+);
 if (values.json)
   await writeFile(
     values.json,
@@ -210,6 +259,7 @@ if (values.json)
         suite: values.suite,
         rows,
         comparisons,
+        perception: seen,
         formatFailures: Object.fromEntries([...failures].map(([key, m]) => [key, Object.fromEntries(m)])),
       },
       null,
