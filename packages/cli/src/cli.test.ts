@@ -143,6 +143,19 @@ describe("paravt command line", () => {
     const badWeight = paravt(["nano", "train", "--suite", "/tmp/x", "--out", "/tmp/y", "--emphasize-palette", "0"]);
     expect(badWeight.code).toBe(2);
     expect(badWeight.stderr).toContain("--emphasize-palette must be a positive number (got 0)");
+    const badEncoding = paravt(["nano", "train", "--suite", "/tmp/x", "--out", "/tmp/y", "--frame-encoding", "hsv"]);
+    expect(badEncoding.code).toBe(2);
+    expect(badEncoding.stderr).toContain("--frame-encoding must be rgb or rgb+foreground (got hsv)");
+    const base = ["nano", "train", "--suite", "/tmp/x", "--out", "/tmp/y"];
+    const drillAlone = paravt([...base, "--frame-drill", "2,16"]);
+    expect(drillAlone.code).toBe(2);
+    expect(drillAlone.stderr).toContain("--frame-drill needs --frame-targets");
+    const resetAlone = paravt([...base, "--reset-frame-projection", "99"]);
+    expect(resetAlone.code).toBe(2);
+    expect(resetAlone.stderr).toContain("--reset-frame-projection needs --init-from");
+    const both = paravt([...base, "--main-agent-only", "--sub-agents-only"]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("--main-agent-only and --sub-agents-only exclude each other");
     const missing = paravt([
       "nano",
       "train",

@@ -66,13 +66,27 @@ describe("paravt nano train", () => {
     const common = ["--suite", suite, "--steps", "25", "--ks", "4,8", "--think-prefix"];
     const cold = paravt(["nano", "train", ...common, "--out", coldOut]);
     const warm = paravt(["nano", "train", ...common, "--out", warmOut, "--init-from", from]);
-    expect(cold.code, cold.stderr).toBe(0);
-    expect(warm.code, warm.stderr).toBe(0);
+    const widened = paravt([
+      "nano",
+      "train",
+      ...common,
+      "--out",
+      path.join(root, "warm-foreground"),
+      "--init-from",
+      from,
+      "--frame-encoding",
+      "rgb+foreground",
+    ]);
+    for (const r of [cold, warm, widened]) expect(r.code, r.stderr).toBe(0);
     const ck = configOf(path.join(warmOut, "step-000025"));
     expect(ck.model).toEqual(configOf(from).model);
     expect(ck.training.step).toBe(25);
     // The warm start already knows the data: its loss is far below a fresh model's after the same 25 steps.
     expect(losses(warm.stderr).get(25)!).toBeLessThan(losses(cold.stderr).get(25)! * 0.8);
+    // Widened to the foreground encoding (zero columns), it still starts from what the source knows.
+    const fg = configOf(path.join(root, "warm-foreground", "step-000025")).model;
+    expect(fg).toEqual({ ...configOf(from).model, frameEncoding: "rgb+foreground", frameFeatures: 2 * 3888 });
+    expect(losses(widened.stderr).get(25)!).toBeLessThan(losses(cold.stderr).get(25)! * 0.8);
   }, 240_000);
 
   it("--emphasize-palette and --main-agent-only each train under another fingerprint; a resume must keep them", () => {

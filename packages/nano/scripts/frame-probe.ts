@@ -4,10 +4,16 @@
 // Two inputs: the features as the model gets them (`thumbnailFeatures`, x/127.5 - 1) and the same
 // minus the frame's median color per channel (background-subtracted).
 //
+// With --adam-steps N the probe is instead trained the way the model is: minibatch Adam (batch
+// --batch, lr --lr) on the "rgb+foreground" features exactly as the model gets them (no
+// standardisation), printing the test accuracy ten times along the way, to tell how many
+// labelled frames a linear read-out of the shape needs under the model's optimizer.
+//
 //   npx tsx packages/nano/scripts/frame-probe.ts --train var/suites/train300 --test var/suites/heldout40
+//   npx tsx packages/nano/scripts/frame-probe.ts --per-event 1 --adam-steps 3000 --batch 16 --lr 1e-3
 import { parseArgs } from "node:util";
 import { readSuite } from "@paravt/suite";
-import { modelConfig, thumbnailFeatures, videoFrameSource } from "../src/index";
+import { modelConfig, Mulberry32, thumbnailFeatures, videoFrameSource } from "../src/index";
 import { defaultTokenizer } from "../src/vocabulary";
 
 const { values } = parseArgs({
@@ -16,6 +22,9 @@ const { values } = parseArgs({
     test: { type: "string", default: "var/suites/heldout40" },
     "per-event": { type: "string", default: "2" },
     iterations: { type: "string", default: "300" },
+    "adam-steps": { type: "string" },
+    batch: { type: "string", default: "16" },
+    lr: { type: "string", default: "1e-3" },
   },
 });
 const config = modelConfig(defaultTokenizer());
@@ -108,18 +117,95 @@ function probe(xtr: Float32Array[], ytr: number[], xte: Float32Array[], yte: num
   return { train: acc(xtr, ytr), test: acc(xte, yte) };
 }
 
+/**
+ * Softmax regression by minibatch Adam (betas 0.9/0.999, the model's optimizer) from zero; logs
+ * the test accuracy every steps/10 steps and after the last.
+ */
+function adamProbe(xtr: Float32Array[], ytr: number[], xte: Float32Array[], yte: number[], k: number, log: string) {
+  const D = xtr[0]!.length;
+  const steps = Number(values["adam-steps"]);
+  const batch = Number(values.batch);
+  const lr = Number(values.lr);
+  const W = new Float32Array(D * k);
+  const m = new Float32Array(D * k);
+  const v = new Float32Array(D * k);
+  const logits = (f: Float32Array) => {
+    const z = new Array<number>(k).fill(0);
+    for (let j = 0; j < D; j++) {
+      const x = f[j]!;
+      if (x !== 0) for (let c = 0; c < k; c++) z[c] = z[c]! + x * W[j * k + c]!;
+    }
+    return z;
+  };
+  const acc = () => {
+    let right = 0;
+    xte.forEach((f, n) => {
+      const z = logits(f);
+      right += z.indexOf(Math.max(...z)) === yte[n] ? 1 : 0;
+    });
+    return right / xte.length;
+  };
+  const rng = new Mulberry32(1);
+  const out: string[] = [];
+  for (let step = 1; step <= steps; step++) {
+    const g = new Float32Array(D * k);
+    for (let b = 0; b < batch; b++) {
+      const n = Math.floor(rng.next() * xtr.length);
+      const z = logits(xtr[n]!);
+      const mx = Math.max(...z);
+      const e = z.map((t) => Math.exp(t - mx));
+      const sum = e.reduce((a, t) => a + t, 0);
+      for (let c = 0; c < k; c++) {
+        const d = (e[c]! / sum - (c === ytr[n] ? 1 : 0)) / batch;
+        for (let j = 0; j < D; j++) g[j * k + c] = g[j * k + c]! + xtr[n]![j]! * d;
+      }
+    }
+    for (let i = 0; i < W.length; i++) {
+      m[i] = 0.9 * m[i]! + 0.1 * g[i]!;
+      v[i] = 0.999 * v[i]! + 0.001 * g[i]! * g[i]!;
+      const mh = m[i]! / (1 - 0.9 ** step);
+      const vh = v[i]! / (1 - 0.999 ** step);
+      W[i] = W[i]! - (lr * mh) / (Math.sqrt(vh) + 1e-8);
+    }
+    if (step % Math.max(1, Math.floor(steps / 10)) === 0 || step === steps) out.push(`${step}: ${acc().toFixed(3)}`);
+  }
+  console.log(`${log}: test accuracy after step ${out.join(", ")}`);
+}
+
 const train = await framesOf(values.train);
 const test = await framesOf(values.test);
 console.log(`${train.x.length} training frames, ${test.x.length} test frames`);
+const labelsOf = (key: "shape" | "color" | "position") => {
+  const classes = [...new Set(train.labels.map((l) => l[key]))].sort();
+  return {
+    classes,
+    ytr: train.labels.map((l) => classes.indexOf(l[key])),
+    yte: test.labels.map((l) => classes.indexOf(l[key])),
+  };
+};
+if (values["adam-steps"] !== undefined) {
+  // The model's own "rgb+foreground" features: the frame, then the frame minus its median color.
+  const both = (f: Float32Array) => {
+    const out = new Float32Array(2 * f.length);
+    out.set(f);
+    out.set(minusMedian(f), f.length);
+    return out;
+  };
+  const xtr = train.x.map(both);
+  const xte = test.x.map(both);
+  for (const key of ["shape", "color", "position"] as const) {
+    const { classes, ytr, yte } = labelsOf(key);
+    adamProbe(xtr, ytr, xte, yte, classes.length, `${key} (batch ${values.batch}, lr ${values.lr})`);
+  }
+  process.exit(0);
+}
 for (const input of ["as the model gets it", "minus the frame's median color"] as const) {
   const sub = input !== "as the model gets it";
   const xtr = train.x.map((f) => (sub ? minusMedian(f) : Float32Array.from(f)));
   const xte = test.x.map((f) => (sub ? minusMedian(f) : Float32Array.from(f)));
   standardise(xtr, xte);
   for (const key of ["shape", "color", "position"] as const) {
-    const classes = [...new Set(train.labels.map((l) => l[key]))].sort();
-    const ytr = train.labels.map((l) => classes.indexOf(l[key]));
-    const yte = test.labels.map((l) => classes.indexOf(l[key]));
+    const { classes, ytr, yte } = labelsOf(key);
     const counts = classes.map((_, c) => ytr.filter((y) => y === c).length);
     const majority = counts.indexOf(Math.max(...counts));
     const r = probe(xtr, ytr, xte, yte, classes.length);

@@ -8,6 +8,7 @@ import {
   parameterLayout,
   parseModelConfig,
   thumbnailFeatures,
+  channelMedians,
 } from "./config";
 import { initParameters, Mulberry32 } from "./init";
 import { defaultTokenizer } from "./vocabulary";
@@ -27,7 +28,9 @@ describe("model config", () => {
   it("names every invalid field", () => {
     const c = modelConfig(tok);
     expect(() => modelConfig(tok, { heads: 7 })).toThrow(/heads: width 256 is not divisible by heads 7/);
-    expect(() => parseModelConfig({ ...c, frameFeatures: 100 })).toThrow(/frameFeatures: must be .* = 3888/);
+    expect(() => parseModelConfig({ ...c, frameFeatures: 100 })).toThrow(
+      /frameFeatures: must be 3888 for a 48x27 thumbnail, "rgb"/,
+    );
     // 16x9 = 144 pixels is below SPEC §1.1's 784.
     expect(() => modelConfig(tok, { thumbnail: { width: 16, height: 9 } })).toThrow(/thumbnail: 144 pixels/);
     expect(() => parseModelConfig({ ...c, layers: 0 })).toThrow(ModelConfigError);
@@ -122,5 +125,26 @@ describe("thumbnail features", () => {
     expect(f[1]).toBe(-1);
     expect(f[5]).toBeCloseTo(-0.6, 6);
     expect(() => thumbnailFeatures(new Uint8Array(10), c)).toThrow(/expected 48x27x3 = 3888/);
+  });
+
+  it('"rgb+foreground" appends each byte minus its channel\'s median, / 127.5', () => {
+    const c = modelConfig(tok, { frameEncoding: "rgb+foreground" });
+    expect(c.frameFeatures).toBe(2 * 3888);
+    const rgb = new Uint8Array(3888);
+    for (let i = 0; i < rgb.length; i += 3) rgb.set([200, 100, 30], i); // background
+    rgb.set([0, 100, 255], 30); // one "shape" pixel
+    const f = thumbnailFeatures(rgb, c);
+    expect(f.length).toBe(7776);
+    expect(f[30]).toBe(-1); // the rgb half is unchanged
+    expect(f[3888]).toBe(0); // background pixels are 0 in the foreground half
+    expect(f[3888 + 30]).toBeCloseTo(-200 / 127.5, 6);
+    expect(f[3888 + 31]).toBe(0);
+    expect(f[3888 + 32]).toBeCloseTo(225 / 127.5, 6);
+    expect(() => thumbnailFeatures(new Uint8Array(7776), c)).toThrow(/has 7776 bytes, expected 48x27x3 = 3888/);
+  });
+
+  it("finds each channel's (lower) median", () => {
+    expect(channelMedians(Uint8Array.from([1, 9, 5, 3, 8, 5, 2, 7, 5, 4, 6, 200]))).toEqual([2, 7, 5]);
+    expect(channelMedians(Uint8Array.from([0, 255, 7]))).toEqual([0, 255, 7]);
   });
 });

@@ -97,7 +97,7 @@ export function videoFrameSource(root: string, thumb: Thumb): FrameSource & { re
 export async function frameFeatures(
   source: FrameSource,
   refs: readonly FrameRef[],
-  config: Pick<ModelConfig, "thumbnail" | "frameFeatures">,
+  config: Pick<ModelConfig, "thumbnail" | "frameFeatures" | "frameEncoding">,
 ): Promise<Float32Array[]> {
   const thumbs = await source.thumbnails(refs);
   return thumbs.map((t) => thumbnailFeatures(t, config));

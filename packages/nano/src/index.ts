@@ -5,8 +5,11 @@
 // engine (a worker thread). Server-only (node:crypto, node:fs, node:worker_threads).
 
 export {
+  channelMedians,
   DEFAULT_THUMBNAIL,
   elementCount,
+  FRAME_ENCODINGS,
+  frameFeatureCount,
   MODEL_ARCHITECTURE,
   modelConfig,
   ModelConfigError,
@@ -15,6 +18,7 @@ export {
   parameterLayout,
   parseModelConfig,
   thumbnailFeatures,
+  type FrameEncoding,
   type ModelConfig,
   type ModelConfigOverrides,
   type ParamSpec,
@@ -49,6 +53,8 @@ export {
   unflattenParameters,
 } from "./core";
 export { boxDownsample, frameFeatures, imageThumbnail, videoFrameSource, type FrameSource } from "./frames";
+export { FrameEncodingError, resetFrameProjection, withFrameEncoding } from "./frame-encoding";
+export { FrameTargetsError, suiteFrameTargets, type FrameTargets } from "./frame-targets";
 export { generate, GenerateError, sampleToken, type Generation, type GenerateOptions } from "./generate";
 export { initParameters, Mulberry32 } from "./init";
 export { OnnxError, type OnnxErrorCode } from "./onnx/errors";

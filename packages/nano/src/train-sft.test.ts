@@ -1,12 +1,13 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeSuite } from "@paravt/suite";
+import { readSuite, writeSuite } from "@paravt/suite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckpointError, loadCheckpoint } from "./checkpoint";
 import { modelConfig, parameterLayout } from "./config";
 import { toCoreTokens, createCoreModel } from "./core";
 import { emphasisWeights, paletteTokenIds, PALETTE_WORDS } from "./emphasis";
+import { FrameTargetsError, suiteFrameTargets } from "./frame-targets";
 import { boxDownsample, frameFeatures, videoFrameSource } from "./frames";
 import { initParameters } from "./init";
 import { epochOrder, learningRate, nextBatch, trainSft, TrainError, type TrainSftOptions } from "./train-sft";
@@ -235,5 +236,114 @@ describe("trainSft", () => {
     expect(() => emphasisWeights({ tokenIds: ids, weight: 0 }, tok.size)).toThrow(/weight must be > 0/);
     expect(() => emphasisWeights({ tokenIds: [tok.size], weight: 2 }, tok.size)).toThrow(/outside the vocabulary/);
     expect(() => paletteTokenIds({ idOf: () => undefined })).toThrow(/palette word "red" is not a piece/);
+  });
+
+  it("frame targets add a weighted perception loss at prompt positions only, and are part of the resume check", async () => {
+    const videos = (await readSuite(suiteDir)).videos;
+    const frameTargets = suiteFrameTargets(videos, tok, 2);
+    const sub = (): TrainSftOptions => ({ ...overfit(), sft: { ks: [4], mainAgent: false }, steps: 1 });
+    const plain = await trainSft(sub());
+    const out = join(root, "frame-targets");
+    const aux = await trainSft({ ...sub(), steps: 2, frameTargets, outDir: out, checkpointEvery: 1 });
+
+    // Rebuild the step-1 batch by hand: each slot and the two positions after it, where no loss is.
+    const e = aux.examples[0]!;
+    const n = e.ids.length - 1;
+    const P = config.frameFeatures;
+    const feats = await frameFeatures(aux.frames, e.frames, config);
+    const frames = new Float32Array(n * P);
+    const targets = e.ids.slice(1);
+    const weights = Float32Array.from(e.lossMask.subarray(1));
+    let placed = 0;
+    for (let i = 0; i < n; i++) {
+      const f = e.frameIndex[i]!;
+      if (f < 0) continue;
+      frames.set(feats[f]!, i * P);
+      const ids = frameTargets.tokensOf(e.frames[f]!);
+      expect(ids.length === 3 || ids.length === 1).toBe(true);
+      ids.forEach((id, j) => {
+        if (i + j < n && !e.lossMask[i + j + 1] && (j === 0 || e.frameIndex[i + j]! < 0)) {
+          targets[i + j] = id;
+          weights[i + j] = 2;
+          placed++;
+        }
+      });
+    }
+    const batch = { batchSize: 1, seqLen: n, tokens: toCoreTokens(e.ids.subarray(0, n), tok), targets, frames };
+    const fresh = await createCoreModel(config, initParameters(config)).forward(
+      { ...batch, mask: weights },
+      { losses: true },
+    );
+    expect(placed).toBeGreaterThan(e.frames.length); // most frames show a shape: 3 targets each
+    expect(aux.metrics[0]!.frameTargetCount).toBe(placed);
+    expect(aux.metrics[0]!.loss).toBeCloseTo(fresh.loss!, 4);
+    expect(aux.metrics[0]!.loss).not.toBeCloseTo(plain.metrics[0]!.loss, 3);
+    // Assistant-token counts and accuracy are those of the plain run; the frame targets have their own.
+    expect(aux.metrics[0]!.lossTokens).toBe(plain.metrics[0]!.lossTokens);
+    expect(aux.metrics[0]!.tokenAccuracy).toBe(plain.metrics[0]!.tokenAccuracy);
+    expect(aux.metrics[0]!.frameTargetAccuracy).toBeGreaterThanOrEqual(0);
+    expect(plain.metrics[0]!.frameTargetAccuracy).toBeUndefined();
+
+    // Another weight, or none, is another dataset: resuming with it is refused.
+    expect(aux.datasetHash).not.toBe(plain.datasetHash);
+    for (const other of [undefined, suiteFrameTargets(videos, tok, 3)]) {
+      const err = await rejection(
+        trainSft({ ...sub(), steps: 3, frameTargets: other, resumeFrom: aux.checkpoints[0]! }),
+      );
+      expect((err as TrainError).code).toBe("RESUME_MISMATCH");
+    }
+    const resumed = await trainSft({ ...sub(), steps: 2, frameTargets, resumeFrom: aux.checkpoints[0]! });
+    expect(resumed.metrics.map((m) => m.loss)).toEqual([aux.metrics[1]!.loss]);
+  });
+
+  it("the frame drill adds random-frame sequences to each step, reproducibly, and is part of the resume check", async () => {
+    const videos = (await readSuite(suiteDir)).videos;
+    const frameTargets = suiteFrameTargets(videos, tok, 1);
+    const frameDrill = { sequences: 2, framesPerSequence: 4 };
+    const sub = (): TrainSftOptions => ({ ...overfit(), sft: { ks: [4], mainAgent: false }, frameTargets, steps: 2 });
+    const out = join(root, "frame-drill");
+    const a = await trainSft({ ...sub(), frameDrill, outDir: out, checkpointEvery: 1 });
+    const plain = await trainSft(sub());
+    for (const m of a.metrics) {
+      expect(m.drillLoss).toBeGreaterThan(0);
+      expect(m.drillAccuracy).toBeGreaterThanOrEqual(0);
+    }
+    expect(plain.metrics[0]!.drillLoss).toBeUndefined();
+    // The drill's gradient is part of the step: step 1's update, hence step 2's loss, differs.
+    expect(a.metrics[0]!.loss).toBe(plain.metrics[0]!.loss);
+    expect(a.metrics[1]!.loss).not.toBe(plain.metrics[1]!.loss);
+    // The draw depends on the seed and the step only: a resumed run repeats step 2 exactly.
+    const resumed = await trainSft({ ...sub(), frameDrill, resumeFrom: a.checkpoints[0]! });
+    expect(resumed.metrics.map((m) => [m.loss, m.drillLoss])).toEqual([[a.metrics[1]!.loss, a.metrics[1]!.drillLoss]]);
+    const other = await rejection(
+      trainSft({ ...sub(), frameDrill: { sequences: 1, framesPerSequence: 4 }, resumeFrom: a.checkpoints[0]! }),
+    );
+    expect((other as TrainError).code).toBe("RESUME_MISMATCH");
+    const noLabels = await rejection(trainSft({ ...sub(), frameTargets: undefined, frameDrill }));
+    expect(noLabels.message).toMatch(/frameDrill needs frameTargets/);
+    const bad = await rejection(trainSft({ ...sub(), frameDrill: { sequences: 0, framesPerSequence: 4 } }));
+    expect(bad.message).toMatch(/frameDrill\.sequences must be a positive integer \(got 0\)/);
+  });
+
+  it("suite frame targets name what the renderer drew", async () => {
+    const video = (await readSuite(suiteDir)).videos[0]!;
+    const ft = suiteFrameTargets([video], tok, 1);
+    const ev = video.annotation.events[0]!;
+    const id = (w: string) => tok.idOf(` ${w}`);
+    expect(ft.tokensOf({ video: video.file, t: ev.start + 0.5 })).toEqual([
+      id(ev.shape),
+      id(ev.color),
+      id(ev.position),
+    ]);
+    const empty = [...Array(video.annotation.durationS).keys()].find(
+      (t) => !video.annotation.events.some((x) => t >= x.start && t < x.end),
+    )!;
+    const scene = video.annotation.scenes.find((x) => empty >= x.start && empty < x.end)!;
+    expect(ft.tokensOf({ video: video.file, t: empty })).toEqual([id(scene.color)]);
+    expect(ft.tokensOf({ video: "videos/elsewhere.mp4", t: 1 })).toEqual([]);
+    expect(() => suiteFrameTargets([video], tok, 0)).toThrow(FrameTargetsError);
+    expect(() =>
+      suiteFrameTargets([video], { idOf: () => undefined }, 1).tokensOf({ video: video.file, t: 0 }),
+    ).toThrow(/is not a piece of the tokenizer/);
   });
 });

@@ -17,11 +17,20 @@ import type { OracleRow } from "@paravt/suite";
 import { loadCheckpoint, saveCheckpoint, type TrainingState } from "./checkpoint";
 import { parameterLayout, type ModelConfig } from "./config";
 import { createCoreModel, flattenParameters, toCoreTokens, unflattenParameters } from "./core";
+import type { FrameTargets } from "./frame-targets";
 import { frameFeatures, videoFrameSource, type FrameSource } from "./frames";
 import { initParameters, Mulberry32 } from "./init";
 import type { TensorMap } from "./safetensors";
 import { emphasisWeights, type LossEmphasis } from "./emphasis";
-import { datasetHash, sftExamples, type SftExample, type SftOptions } from "./sequence";
+import {
+  buildSequence,
+  datasetHash,
+  frameParts,
+  sftExamples,
+  type FrameRef,
+  type SftExample,
+  type SftOptions,
+} from "./sequence";
 import type { Tokenizer } from "./tokenizer";
 import { defaultTokenizer } from "./vocabulary";
 
@@ -67,6 +76,12 @@ export interface StepMetrics {
   loss: number;
   /** Share of assistant tokens whose argmax prediction is the target. */
   tokenAccuracy: number;
+  /** With `frameTargets`: share of those targets the argmax predicts, and how many there were. */
+  frameTargetAccuracy?: number;
+  frameTargetCount?: number;
+  /** With `frameDrill`: the drill batch's loss and the share of its targets the argmax predicts. */
+  drillLoss?: number;
+  drillAccuracy?: number;
   /** Assistant (loss) tokens in the batch. */
   lossTokens: number;
   /** Non-padding positions the core processed (inputs of all sequences). */
@@ -115,6 +130,20 @@ export interface TrainSftOptions {
    * the weighted mean. Part of the dataset fingerprint, so a resume must use the same emphasis.
    */
   emphasis?: LossEmphasis;
+  /**
+   * Auxiliary perception targets at frame slots (frame-targets.ts): prompt positions only, part
+   * of the fingerprint. The loss is then the weighted mean over assistant tokens and these.
+   */
+  frameTargets?: FrameTargets;
+  /**
+   * Frame drill (needs `frameTargets`): each step also runs `sequences` sequences of
+   * `framesPerSequence` frames drawn at random from all the examples' frames (a timestamp and a
+   * slot each, no text), whose only targets are the frame targets; its gradient (of its own mean
+   * loss) is added to the step's. Why: a sub-agent sample shows the same two or three events in
+   * all its frames, so the frame targets of a batch are few distinct examples; random frames are
+   * many. Part of the fingerprint.
+   */
+  frameDrill?: { sequences: number; framesPerSequence: number };
   /** Keep only these examples (e.g. one, to overfit a fixed batch). */
   filter?: (e: SftExample, index: number) => boolean;
   /** Total optimizer steps of the run (a resumed run continues up to it). */
@@ -250,14 +279,31 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
   const examples = o.filter ? all.filter(o.filter) : all;
   if (examples.length === 0) throw new TrainError("NO_DATA", "trainSft: no SFT example left (check sft and filter)");
   const weightOf = emphasisWeights(o.emphasis, tok.size);
-  // Without emphasis the fingerprint is the examples' alone (as in checkpoints written before it).
-  const dataHash = o.emphasis
-    ? createHash("sha256")
-        .update(
-          `${datasetHash(examples)}\0emphasis\0${o.emphasis.weight}\0${[...o.emphasis.tokenIds].sort((a, b) => a - b).join(",")}`,
-        )
-        .digest("hex")
-    : datasetHash(examples);
+  // Without emphasis and frame targets the fingerprint is the examples' alone (as in checkpoints
+  // written before them); each option adds its own part, so older fingerprints stay valid.
+  let dataHash = datasetHash(examples);
+  if (o.emphasis) {
+    const ids = [...o.emphasis.tokenIds].sort((a, b) => a - b).join(",");
+    dataHash = createHash("sha256").update(`${dataHash}\0emphasis\0${o.emphasis.weight}\0${ids}`).digest("hex");
+  }
+  if (o.frameTargets) {
+    const { name, weight } = o.frameTargets;
+    if (!(Number.isFinite(weight) && weight > 0))
+      throw new TrainError("BAD_OPTIONS", `trainSft: frameTargets.weight must be > 0 (got ${weight})`);
+    dataHash = createHash("sha256").update(`${dataHash}\0frame-targets\0${name}\0${weight}`).digest("hex");
+  }
+  if (o.frameDrill) {
+    const { sequences, framesPerSequence } = o.frameDrill;
+    if (!o.frameTargets) throw new TrainError("BAD_OPTIONS", "trainSft: frameDrill needs frameTargets (its labels)");
+    for (const [k, v] of Object.entries(o.frameDrill)) {
+      if (!Number.isInteger(v) || v < 1)
+        throw new TrainError("BAD_OPTIONS", `trainSft: frameDrill.${k} must be a positive integer (got ${v})`);
+    }
+    dataHash = createHash("sha256")
+      .update(`${dataHash}\0frame-drill\0${sequences}\0${framesPerSequence}`)
+      .digest("hex");
+  }
+  const drillPool = o.frameDrill ? distinctFrames(examples) : [];
 
   let step = 0;
   let cursor = { epoch: 0, position: 0 };
@@ -343,6 +389,7 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
     const tf = performance.now();
     const feats = await Promise.all(batchEx.map((e) => frameFeatures(frames, e.frames, config)));
     const frameTimeMs = performance.now() - tf;
+    const auxPositions: number[] = []; // flat batch positions holding a frame target
     batchEx.forEach((e, b) => {
       const n = e.ids.length - 1;
       inputs += n;
@@ -354,11 +401,13 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
         const f = e.frameIndex[i]!;
         if (f >= 0) frameArr.set(feats[b]![f]!, (b * seqLen + i) * P);
       }
+      if (o.frameTargets) placeFrameTargets(e, o.frameTargets, b * seqLen, targets, mask, auxPositions);
     });
     const batch = { batchSize: B, seqLen, tokens, targets, mask, frames: frameArr };
     lr = learningRate(schedule, step + 1, o.steps);
 
-    const fwd = await model.forward(batch);
+    const fwd = await model.forward(batch, { logits: auxPositions.length > 0 });
+    const auxCorrect = fwd.logits ? argmaxHits(fwd.logits, config.vocabSize, targets, auxPositions) : 0;
     const loss = fwd.loss ?? NaN;
     if (!Number.isFinite(loss)) {
       // Let the core name the gradient tensor (its step refuses and leaves the parameters as they are).
@@ -378,6 +427,9 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
       );
     }
     await model.backward();
+    const drill = o.frameDrill
+      ? await drillStep(model, config, tok, frames, o.frameTargets!, o.frameDrill, drillPool, seed, step + 1)
+      : undefined;
     let st;
     try {
       st = await model.step({ lr, ...coreAdamW(adamw) });
@@ -399,8 +451,16 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
       epoch: cursor.epoch,
       position: cursor.position,
       loss,
-      // Counted here: with emphasis the core's `tokens` is the sum of the weights.
-      tokenAccuracy: lossTokens > 0 ? fwd.correct / lossTokens : 0,
+      // Counted here: with emphasis the core's `tokens` is the sum of the weights, and the core's
+      // `correct` includes the frame targets.
+      tokenAccuracy: lossTokens > 0 ? (fwd.correct - auxCorrect) / lossTokens : 0,
+      ...(o.frameTargets
+        ? {
+            frameTargetAccuracy: auxPositions.length > 0 ? auxCorrect / auxPositions.length : 0,
+            frameTargetCount: auxPositions.length,
+          }
+        : {}),
+      ...(drill ? { drillLoss: drill.loss, drillAccuracy: drill.accuracy } : {}),
       lossTokens,
       tokens: inputs,
       tokensPerSecond: inputs / (stepTimeMs / 1000),
@@ -427,4 +487,95 @@ function coreAdamW(a: AdamWSettings) {
     weightDecay: a.weightDecay,
     maxGradNorm: a.gradClip ?? 0,
   };
+}
+
+/**
+ * Puts `ft`'s targets of each frame of `e` at its slot and the positions after it (frame-targets.ts),
+ * only where the sequence has no loss and no other frame; records the flat positions in `placed`.
+ */
+function placeFrameTargets(
+  e: Pick<SftExample, "ids" | "lossMask" | "frameIndex" | "frames">,
+  ft: FrameTargets,
+  offset: number,
+  targets: Int32Array,
+  mask: Float32Array,
+  placed: number[],
+): void {
+  const n = e.ids.length - 1;
+  for (let i = 0; i < n; i++) {
+    const f = e.frameIndex[i]!;
+    if (f < 0) continue;
+    ft.tokensOf(e.frames[f]!).forEach((id, j) => {
+      const pos = i + j;
+      if (pos >= n || e.lossMask[pos + 1] || (j > 0 && e.frameIndex[pos]! >= 0)) return;
+      targets[offset + pos] = id;
+      mask[offset + pos] = ft.weight;
+      placed.push(offset + pos);
+    });
+  }
+}
+
+/** How many of `positions` have their target as the argmax of `logits` [positions, V]. */
+function argmaxHits(logits: Float32Array, V: number, targets: Int32Array, positions: readonly number[]): number {
+  let hits = 0;
+  for (const pos of positions) {
+    let best = 0;
+    for (let v = 1; v < V; v++) if (logits[pos * V + v]! > logits[pos * V + best]!) best = v;
+    hits += best === targets[pos] ? 1 : 0;
+  }
+  return hits;
+}
+
+/** Every distinct frame of the examples (the drill's pool), in first-seen order. */
+function distinctFrames(examples: readonly SftExample[]): FrameRef[] {
+  const seen = new Map<string, FrameRef>();
+  for (const e of examples) for (const f of e.frames) seen.set(`${f.video}\0${f.t}`, f);
+  return [...seen.values()];
+}
+
+/**
+ * The frame drill of one step: random frames of the pool (drawn from the run's seed and the
+ * step, so a resumed run draws the same), each as `<t seconds><frame>`, with the frame targets;
+ * forward and backward, accumulated into the step's gradient.
+ */
+async function drillStep(
+  model: KernelModel,
+  config: ModelConfig,
+  tok: Tokenizer,
+  frames: FrameSource,
+  ft: FrameTargets,
+  drill: { sequences: number; framesPerSequence: number },
+  pool: readonly FrameRef[],
+  seed: number,
+  step: number,
+): Promise<{ loss: number; accuracy: number }> {
+  const rng = new Mulberry32(epochSeed(seed ^ 0x6d7a11, step));
+  const seqs = Array.from({ length: drill.sequences }, () => {
+    const refs = Array.from({ length: drill.framesPerSequence }, () => pool[Math.floor(rng.next() * pool.length)]!);
+    return buildSequence(tok, [{ role: "user", content: frameParts(refs) }]);
+  });
+  const B = seqs.length;
+  const P = config.frameFeatures;
+  const seqLen = Math.max(...seqs.map((q) => q.ids.length)) - 1;
+  const tokens = new Int32Array(B * seqLen).fill(tok.pad);
+  const targets = new Int32Array(B * seqLen).fill(tok.pad);
+  const mask = new Float32Array(B * seqLen);
+  const frameArr = new Float32Array(B * seqLen * P);
+  const placed: number[] = [];
+  for (let b = 0; b < B; b++) {
+    const q = seqs[b]!;
+    const n = q.ids.length - 1;
+    const feats = await frameFeatures(frames, q.frames, config);
+    tokens.set(toCoreTokens(q.ids.subarray(0, n), tok), b * seqLen);
+    for (let i = 0; i < n; i++) if (q.frameIndex[i]! >= 0) frameArr.set(feats[q.frameIndex[i]!]!, (b * seqLen + i) * P);
+    placeFrameTargets(q, ft, b * seqLen, targets, mask, placed);
+  }
+  if (placed.length === 0) return { loss: 0, accuracy: 0 };
+  const fwd = await model.forward({ batchSize: B, seqLen, tokens, targets, mask, frames: frameArr }, { logits: true });
+  const loss = fwd.loss ?? NaN;
+  if (!Number.isFinite(loss)) {
+    throw new TrainError("NON_FINITE", `training stopped at step ${step}: the frame drill's loss is ${loss}`, { step });
+  }
+  await model.backward({ accumulate: true });
+  return { loss, accuracy: argmaxHits(fwd.logits!, config.vocabSize, targets, placed) / placed.length };
 }

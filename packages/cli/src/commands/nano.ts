@@ -35,6 +35,21 @@ Options:
   --main-agent-only        train on the main-agent trajectories only, no sub-agent samples (a
                            curriculum stage for what only the main agent does: copying the
                            question's target, planning crops, answering)
+  --sub-agents-only        train on the sub-agent samples only (a curriculum stage for perception:
+                           a window's frames → its summary)
+  --frame-targets W        auxiliary perception loss of weight W (> 0): each frame slot and the two
+                           prompt positions after it predict the frame's shape, color and position
+                           (or its background color), from the suite's annotations; training only
+  --frame-drill S,F        with --frame-targets: each step also trains S sequences of F random
+                           frames of the training set on their frame targets alone (e.g. 2,16)
+  --reset-frame-projection SEED
+                           with --init-from: re-draw the frame projection (frame_w ~ N(0, 0.02²)
+                           from SEED, frame_b = 0) and keep the rest: a trained projection does
+                           not learn to read shapes any more, a fresh one does (nano README)
+  --frame-encoding E       rgb | rgb+foreground: how a frame thumbnail becomes features (default:
+                           the --init-from checkpoint's, else rgb). rgb+foreground adds the frame
+                           minus its median color; from an rgb checkpoint the frame projection is
+                           widened with zero columns, so training starts from the same model
   --emphasize-palette W    loss weight W (> 0) on target tokens that name a color, shape or
                            position of the suite's palette, 1 on the rest (so the few words a
                            trajectory must copy or see are not drowned by its phrasing)
@@ -85,6 +100,11 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         "alias-video-paths": { type: "boolean" },
         "emphasize-palette": { type: "string" },
         "main-agent-only": { type: "boolean" },
+        "frame-encoding": { type: "string" },
+        "sub-agents-only": { type: "boolean" },
+        "frame-targets": { type: "string" },
+        "frame-drill": { type: "string" },
+        "reset-frame-projection": { type: "string" },
       },
     });
     if (!v.suite) throw new UsageError("--suite is required");
@@ -93,6 +113,18 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
     if (!(preset in PRESETS)) throw new UsageError(`--preset must be tiny, small or default (got ${v.preset})`);
     if (v["init-from"] && v.preset)
       throw new UsageError("--init-from takes the checkpoint's model config: drop --preset");
+    if (v["main-agent-only"] && v["sub-agents-only"])
+      throw new UsageError("--main-agent-only and --sub-agents-only exclude each other");
+    const frameEncoding = v["frame-encoding"] as "rgb" | "rgb+foreground" | undefined;
+    if (frameEncoding !== undefined && frameEncoding !== "rgb" && frameEncoding !== "rgb+foreground")
+      throw new UsageError(`--frame-encoding must be rgb or rgb+foreground (got ${v["frame-encoding"]})`);
+    const drill = v["frame-drill"]?.split(",").map((x) => num("frame-drill", x.trim(), 0, true));
+    if (drill && drill.length !== 2) throw new UsageError(`--frame-drill takes S,F (got ${v["frame-drill"]})`);
+    if (drill && v["frame-targets"] === undefined) throw new UsageError("--frame-drill needs --frame-targets");
+    const resetSeed = v["reset-frame-projection"];
+    if (resetSeed !== undefined && !v["init-from"]) throw new UsageError("--reset-frame-projection needs --init-from");
+    if (resetSeed !== undefined && !/^\d+$/.test(resetSeed))
+      throw new UsageError(`--reset-frame-projection takes a seed, a non-negative integer (got ${resetSeed})`);
     const ks = v.ks === undefined ? undefined : v.ks.split(",").map((k) => num("ks", k.trim(), 0, true));
     o = {
       suite: v.suite,
@@ -108,6 +140,11 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
       thinkPrefix: v["think-prefix"] ?? false,
       aliasVideoPaths: v["alias-video-paths"] ?? false,
       mainAgentOnly: v["main-agent-only"] ?? false,
+      subAgentsOnly: v["sub-agents-only"] ?? false,
+      frameEncoding,
+      resetFrameProjectionSeed: resetSeed === undefined ? undefined : Number(resetSeed),
+      frameDrill: drill ? { sequences: drill[0]!, framesPerSequence: drill[1]! } : undefined,
+      frameTargets: v["frame-targets"] === undefined ? undefined : num("frame-targets", v["frame-targets"], 1, false),
       emphasizePalette:
         v["emphasize-palette"] === undefined ? undefined : num("emphasize-palette", v["emphasize-palette"], 1, false),
     };
@@ -116,12 +153,22 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
     return 2;
   }
   // Loaded only here: the compute core (native addon) is not needed by other commands.
-  const { defaultTokenizer, loadCheckpoint, modelConfig, paletteTokenIds, trainSft } = await import("@paravt/nano");
+  const {
+    defaultTokenizer,
+    loadCheckpoint,
+    modelConfig,
+    paletteTokenIds,
+    resetFrameProjection,
+    suiteFrameTargets,
+    trainSft,
+    withFrameEncoding,
+  } = await import("@paravt/nano");
   const tokenizer = defaultTokenizer();
   const started = Date.now();
   try {
     // A warm start takes the checkpoint's architecture and weights; the optimizer starts fresh.
-    const init = o.initFrom ? await loadCheckpoint(o.initFrom, { tokenizer }) : undefined;
+    const loaded = o.initFrom ? await loadCheckpoint(o.initFrom, { tokenizer }) : undefined;
+    const init = loaded && o.frameEncoding ? withFrameEncoding(loaded.config, loaded.params, o.frameEncoding) : loaded;
     const resumeFrom = await latestCheckpoint(o.out);
     if (resumeFrom) io.stderr.write(`resuming from ${resumeFrom}\n`);
     const result = await trainSft({
@@ -129,17 +176,32 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
       tokenizer,
       modelConfig: init
         ? { ...init.config, seed: o.seed }
-        : modelConfig(tokenizer, { ...PRESETS[o.preset], seed: o.seed }),
+        : modelConfig(tokenizer, {
+            ...PRESETS[o.preset],
+            seed: o.seed,
+            ...(o.frameEncoding ? { frameEncoding: o.frameEncoding } : {}),
+          }),
       initialParameters: init?.params,
       ...(o.emphasizePalette !== undefined
         ? { emphasis: { tokenIds: paletteTokenIds(tokenizer), weight: o.emphasizePalette } }
         : {}),
+      ...(o.frameTargets !== undefined
+        ? {
+            frameTargets: suiteFrameTargets(
+              (await (await import("@paravt/suite")).readSuite(o.suite)).videos,
+              tokenizer,
+              o.frameTargets,
+            ),
+          }
+        : {}),
+      ...(o.frameDrill ? { frameDrill: o.frameDrill } : {}),
       resumeFrom,
       sft: {
         ks: o.ks,
         thinkPrefix: o.thinkPrefix,
         ...(o.aliasVideoPaths ? { aliasVideoPathsSeed: o.seed } : {}),
         ...(o.mainAgentOnly ? { subAgents: false } : {}),
+        ...(o.subAgentsOnly ? { mainAgent: false } : {}),
       },
       steps: o.steps,
       batchSize: o.batch,
@@ -150,12 +212,17 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
       onStep: (m) => {
         if (m.step % 25 === 0 || m.step === o.steps) {
           io.stderr.write(
-            `step ${m.step}/${o.steps}  loss ${m.loss.toFixed(4)}  acc ${(m.tokenAccuracy * 100).toFixed(1)}%  ${Math.round(m.tokensPerSecond)} tok/s\n`,
+            `step ${m.step}/${o.steps}  loss ${m.loss.toFixed(4)}  acc ${(m.tokenAccuracy * 100).toFixed(1)}%` +
+              `${m.frameTargetAccuracy !== undefined ? `  frame ${(m.frameTargetAccuracy * 100).toFixed(1)}%` : ""}` +
+              `${m.drillAccuracy !== undefined ? `  drill ${(m.drillAccuracy * 100).toFixed(1)}%` : ""}` +
+              `  ${Math.round(m.tokensPerSecond)} tok/s\n`,
           );
         }
       },
     });
     const last = result.metrics.at(-1);
+    if (last?.frameTargetAccuracy !== undefined)
+      io.stderr.write(`frame targets: ${(last.frameTargetAccuracy * 100).toFixed(1)}% right at the last step\n`);
     io.stdout.write(
       JSON.stringify({
         steps: o.steps,

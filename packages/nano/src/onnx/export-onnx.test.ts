@@ -1,6 +1,7 @@
 // The exported graph against the compute core (the specification): logits of the committed
 // default checkpoint on real suite prompts with frames, a left-padded batch, and a second shape of
-// model (random init) so that per-layer slicing and head reshapes are not tuned to one config.
+// model (random init) so that per-layer slicing and head reshapes are not tuned to one config, and
+// an "rgb+foreground" model (twice the frame features).
 import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,7 +12,8 @@ import { loadCheckpoint, type Checkpoint } from "../checkpoint";
 import { modelConfig, type ModelConfig } from "../config";
 import { createCoreModel, toCoreTokens } from "../core";
 import { frameFeatures, type FrameSource } from "../frames";
-import { initParameters } from "../init";
+import { withFrameEncoding } from "../frame-encoding";
+import { initParameters, Mulberry32 } from "../init";
 import { buildPrompt, type ModelSequence } from "../sequence";
 import type { Tokenizer } from "../tokenizer";
 import { OnnxError } from "./errors";
@@ -138,6 +140,23 @@ describe("exportOnnx vs the compute core", () => {
       { logits: true },
     );
     expect(maxAbsDiff(plain.logits, core.logits!)).toBeLessThan(1e-4);
+  });
+
+  it('matches the core on an "rgb+foreground" model (P = 7776)', async () => {
+    const widened = withFrameEncoding(ckpt.config, ckpt.params, "rgb+foreground");
+    const { config } = widened;
+    // Random foreground columns, so the second half of each frame's features counts.
+    const frameW = widened.params.get("frame_w")!.data as Float32Array;
+    const rng = new Mulberry32(11);
+    const P = config.frameFeatures;
+    for (let i = 0; i < frameW.length; i++) if (i % P >= P / 2) frameW[i] = 0.02 * rng.normal();
+    const ort = await load({ config, tokenizer: ckpt.tokenizer, params: widened.params });
+    const model = createCoreModel(config, widened.params);
+    const p = prompts.find((x) => x.id.endsWith("-k16-t1"))!;
+    const { seq, slotFeats } = await encode(ckpt.tokenizer, config, p);
+    expect(slotFeats[0]!.length).toBe(7776);
+    const got = await ort.logits({ tokens: [seq.ids], frames: slotFeats });
+    expect(maxAbsDiff(got.logits, await coreLogits(model, config, ckpt.tokenizer, seq, slotFeats))).toBeLessThan(1e-4);
   });
 });
 
