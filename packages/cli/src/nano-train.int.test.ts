@@ -89,6 +89,40 @@ describe("paravt nano train", () => {
     expect(losses(widened.stderr).get(25)!).toBeLessThan(losses(cold.stderr).get(25)! * 0.8);
   }, 240_000);
 
+  it("--reset-frame-projection re-draws frame_w from its seed and keeps the rest of the checkpoint", async () => {
+    const { loadCheckpoint, resetFrameProjection, withFrameEncoding } = await import("@paravt/nano");
+    const from = path.join(root, "cold", "step-000050");
+    const out = path.join(root, "reset");
+    const r = paravt([
+      "nano",
+      "train",
+      "--suite",
+      suite,
+      "--out",
+      out,
+      "--steps",
+      "1",
+      "--init-from",
+      from,
+      "--frame-encoding",
+      "rgb+foreground",
+      "--reset-frame-projection",
+      "99",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const src = await loadCheckpoint(from);
+    const widened = withFrameEncoding(src.config, src.params, "rgb+foreground");
+    const expected = resetFrameProjection(widened.config, widened.params, 99);
+    const got = (await loadCheckpoint(path.join(out, "step-000001"))).params;
+    // One AdamW step (lr 1e-3) moves a weight by about lr at most: the result is the re-drawn
+    // projection, not the source's, and the other tensors are the source's.
+    const maxDiff = (a: ArrayLike<number>, b: ArrayLike<number>) =>
+      Array.from(a).reduce((m, v, i) => Math.max(m, Math.abs(v - b[i]!)), 0);
+    expect(maxDiff(got.get("frame_w")!.data, expected.get("frame_w")!.data)).toBeLessThan(1.5e-3);
+    expect(maxDiff(got.get("frame_w")!.data, widened.params.get("frame_w")!.data)).toBeGreaterThan(0.02);
+    expect(maxDiff(got.get("qkv_w")!.data, src.params.get("qkv_w")!.data)).toBeLessThan(1.5e-3);
+  }, 240_000);
+
   it("--emphasize-palette and --main-agent-only each train under another fingerprint; a resume must keep them", () => {
     const plainOut = path.join(root, "plain");
     const emphOut = path.join(root, "emphasis");

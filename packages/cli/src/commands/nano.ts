@@ -168,7 +168,13 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
   try {
     // A warm start takes the checkpoint's architecture and weights; the optimizer starts fresh.
     const loaded = o.initFrom ? await loadCheckpoint(o.initFrom, { tokenizer }) : undefined;
-    const init = loaded && o.frameEncoding ? withFrameEncoding(loaded.config, loaded.params, o.frameEncoding) : loaded;
+    const widened =
+      loaded && o.frameEncoding ? withFrameEncoding(loaded.config, loaded.params, o.frameEncoding) : loaded;
+    // A re-drawn frame projection: a trained one no longer learns to read shapes (nano README).
+    const init =
+      widened && o.resetFrameProjectionSeed !== undefined
+        ? { ...widened, params: resetFrameProjection(widened.config, widened.params, o.resetFrameProjectionSeed) }
+        : widened;
     const resumeFrom = await latestCheckpoint(o.out);
     if (resumeFrom) io.stderr.write(`resuming from ${resumeFrom}\n`);
     const result = await trainSft({
