@@ -153,6 +153,9 @@ describe("paravt command line", () => {
     const resetAlone = paravt([...base, "--reset-frame-projection", "99"]);
     expect(resetAlone.code).toBe(2);
     expect(resetAlone.stderr).toContain("--reset-frame-projection needs --init-from");
+    const scaleAlone = paravt([...base, "--rgb-projection-scale", "0.1"]);
+    expect(scaleAlone.code).toBe(2);
+    expect(scaleAlone.stderr).toContain("--rgb-projection-scale needs --reset-frame-projection");
     const both = paravt([...base, "--main-agent-only", "--sub-agents-only"]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain("--main-agent-only and --sub-agents-only exclude each other");

@@ -100,3 +100,22 @@ describe("resetFrameProjection", () => {
     for (const name of ["wte", "wpe", "qkv_w", "lnf_w"]) expect(a.get(name)).toBe(params.get(name));
   });
 });
+
+describe("resetFrameProjection keeping the rgb columns", () => {
+  it("scales the trained rgb columns, draws the foreground ones and keeps frame_b", () => {
+    const config = modelConfig(tok, { contextLength: 16, width: 4, layers: 1, heads: 2, thumbnail, seed: 3 });
+    const fg = withFrameEncoding(config, initParameters(config), "rgb+foreground");
+    const out = resetFrameProjection(fg.config, fg.params, 99, { scale: 0.1 });
+    const P = fg.config.frameFeatures;
+    const before = fg.params.get("frame_w")!.data;
+    const after = out.get("frame_w")!.data;
+    for (const i of [0, 5, P / 2 - 1, P, P + 7]) expect(after[i]).toBeCloseTo(0.1 * before[i]!, 7);
+    expect(after[P / 2]).not.toBe(0);
+    expect(after[P / 2]).toBe(resetFrameProjection(fg.config, fg.params, 99, { scale: 1 }).get("frame_w")!.data[P / 2]);
+    expect(out.get("frame_b")).toBe(fg.params.get("frame_b"));
+    expect(() => resetFrameProjection(config, initParameters(config), 1, { scale: 0.1 })).toThrow(
+      /needs an "rgb\+foreground" model/,
+    );
+    expect(() => resetFrameProjection(fg.config, fg.params, 1, { scale: -1 })).toThrow(/scale must be >= 0/);
+  });
+});

@@ -46,6 +46,9 @@ Options:
                            with --init-from: re-draw the frame projection (frame_w ~ N(0, 0.02²)
                            from SEED, frame_b = 0) and keep the rest: a trained projection does
                            not learn to read shapes any more, a fresh one does (nano README)
+  --rgb-projection-scale X with --reset-frame-projection on an rgb+foreground model: keep the
+                           trained rgb columns times X (>= 0) and frame_b; draw only the
+                           foreground columns
   --frame-encoding E       rgb | rgb+foreground: how a frame thumbnail becomes features (default:
                            the --init-from checkpoint's, else rgb). rgb+foreground adds the frame
                            minus its median color; from an rgb checkpoint the frame projection is
@@ -105,6 +108,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         "frame-targets": { type: "string" },
         "frame-drill": { type: "string" },
         "reset-frame-projection": { type: "string" },
+        "rgb-projection-scale": { type: "string" },
       },
     });
     if (!v.suite) throw new UsageError("--suite is required");
@@ -125,6 +129,11 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
     if (resetSeed !== undefined && !v["init-from"]) throw new UsageError("--reset-frame-projection needs --init-from");
     if (resetSeed !== undefined && !/^\d+$/.test(resetSeed))
       throw new UsageError(`--reset-frame-projection takes a seed, a non-negative integer (got ${resetSeed})`);
+    const rgbScale = v["rgb-projection-scale"] === undefined ? undefined : Number(v["rgb-projection-scale"]);
+    if (rgbScale !== undefined && resetSeed === undefined)
+      throw new UsageError("--rgb-projection-scale needs --reset-frame-projection");
+    if (rgbScale !== undefined && !(Number.isFinite(rgbScale) && rgbScale >= 0))
+      throw new UsageError(`--rgb-projection-scale must be a number >= 0 (got ${v["rgb-projection-scale"]})`);
     const ks = v.ks === undefined ? undefined : v.ks.split(",").map((k) => num("ks", k.trim(), 0, true));
     o = {
       suite: v.suite,
@@ -143,6 +152,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
       subAgentsOnly: v["sub-agents-only"] ?? false,
       frameEncoding,
       resetFrameProjectionSeed: resetSeed === undefined ? undefined : Number(resetSeed),
+      rgbProjectionScale: rgbScale,
       frameDrill: drill ? { sequences: drill[0]!, framesPerSequence: drill[1]! } : undefined,
       frameTargets: v["frame-targets"] === undefined ? undefined : num("frame-targets", v["frame-targets"], 1, false),
       emphasizePalette:
@@ -173,7 +183,15 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
     // A re-drawn frame projection: a trained one no longer learns to read shapes (nano README).
     const init =
       widened && o.resetFrameProjectionSeed !== undefined
-        ? { ...widened, params: resetFrameProjection(widened.config, widened.params, o.resetFrameProjectionSeed) }
+        ? {
+            ...widened,
+            params: resetFrameProjection(
+              widened.config,
+              widened.params,
+              o.resetFrameProjectionSeed,
+              o.rgbProjectionScale === undefined ? undefined : { scale: o.rgbProjectionScale },
+            ),
+          }
         : widened;
     const resumeFrom = await latestCheckpoint(o.out);
     if (resumeFrom) io.stderr.write(`resuming from ${resumeFrom}\n`);
