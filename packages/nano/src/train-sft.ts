@@ -380,10 +380,7 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
     const batchEx = next.indices.map((i) => examples[i]!);
     const B = batchEx.length;
     const seqLen = Math.max(...batchEx.map((e) => e.ids.length)) - 1;
-    const tokens = new Int32Array(B * seqLen).fill(tok.pad);
-    const targets = new Int32Array(B * seqLen).fill(tok.pad);
-    const mask = new Float32Array(B * seqLen);
-    const frameArr = new Float32Array(B * seqLen * P);
+    const { tokens, targets, mask, frameArr } = batchArrays(B, seqLen, P, tok.pad);
     let inputs = 0;
     let lossTokens = 0;
     const tf = performance.now();
@@ -526,6 +523,16 @@ function argmaxHits(logits: Float32Array, V: number, targets: Int32Array, positi
   return hits;
 }
 
+/** The core's input arrays of a [B, seqLen] batch: tokens and targets padded, mask 0, no frames. */
+function batchArrays(B: number, seqLen: number, P: number, pad: number) {
+  return {
+    tokens: new Int32Array(B * seqLen).fill(pad),
+    targets: new Int32Array(B * seqLen).fill(pad),
+    mask: new Float32Array(B * seqLen),
+    frameArr: new Float32Array(B * seqLen * P),
+  };
+}
+
 /** Every distinct frame of the examples (the drill's pool), in first-seen order. */
 function distinctFrames(examples: readonly SftExample[]): FrameRef[] {
   const seen = new Map<string, FrameRef>();
@@ -557,10 +564,7 @@ async function drillStep(
   const B = seqs.length;
   const P = config.frameFeatures;
   const seqLen = Math.max(...seqs.map((q) => q.ids.length)) - 1;
-  const tokens = new Int32Array(B * seqLen).fill(tok.pad);
-  const targets = new Int32Array(B * seqLen).fill(tok.pad);
-  const mask = new Float32Array(B * seqLen);
-  const frameArr = new Float32Array(B * seqLen * P);
+  const { tokens, targets, mask, frameArr } = batchArrays(B, seqLen, P, tok.pad);
   const placed: number[] = [];
   for (let b = 0; b < B; b++) {
     const q = seqs[b]!;
