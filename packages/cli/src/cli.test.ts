@@ -150,6 +150,12 @@ describe("paravt command line", () => {
     const drillAlone = paravt([...base, "--frame-drill", "2,16"]);
     expect(drillAlone.code).toBe(2);
     expect(drillAlone.stderr).toContain("--frame-drill needs --frame-targets");
+    const orderAlone = paravt([...base, "--frame-target-order", "position,shape,color"]);
+    expect(orderAlone.code).toBe(2);
+    expect(orderAlone.stderr).toContain("--frame-target-order needs --frame-targets");
+    const badOrder = paravt([...base, "--frame-targets", "3", "--frame-target-order", "shape,shape,color"]);
+    expect(badOrder.code).toBe(2);
+    expect(badOrder.stderr).toContain("--frame-target-order must be a permutation of shape,color,position");
     const resetAlone = paravt([...base, "--reset-frame-projection", "99"]);
     expect(resetAlone.code).toBe(2);
     expect(resetAlone.stderr).toContain("--reset-frame-projection needs --init-from");

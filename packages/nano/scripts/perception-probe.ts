@@ -9,13 +9,14 @@
 // for a model trained without, those rows are meaningless.
 //
 //   npx tsx packages/nano/scripts/perception-probe.ts --checkpoint packages/nano/checkpoints/default \
-//     --suite var/suites/heldout40 [--limit 400]
+//     --suite var/suites/heldout40 [--limit 400] [--frame-target-order position,shape,color]
 import { parseArgs } from "node:util";
 import { POSITIONS, readSuite, SCENE_COLORS, SHAPE_COLORS, SHAPES } from "@paravt/suite";
 import {
   createCoreModel,
   frameFeatures,
   loadCheckpoint,
+  parseFrameTargetOrder,
   sftExamples,
   suiteFrameTargets,
   toCoreTokens,
@@ -27,6 +28,8 @@ const { values } = parseArgs({
     checkpoint: { type: "string", default: "packages/nano/checkpoints/default" },
     suite: { type: "string", default: "var/suites/heldout40" },
     limit: { type: "string", default: "400" },
+    // The --frame-target-order the checkpoint was trained with (which slot predicts which label).
+    "frame-target-order": { type: "string", default: "shape,color,position" },
   },
 });
 
@@ -78,7 +81,7 @@ function score(label: string, logits: Float32Array, row: number, target: number)
   s.targets.set(word, (s.targets.get(word) ?? 0) + 1);
   stats.set(key, s);
 }
-const frameTargets = suiteFrameTargets(suite.videos, tok, 1);
+const frameTargets = suiteFrameTargets(suite.videos, tok, 1, parseFrameTargetOrder(values["frame-target-order"]));
 
 for (const e of examples) {
   const n = e.ids.length - 1;

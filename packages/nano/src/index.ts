@@ -54,7 +54,15 @@ export {
 } from "./core";
 export { boxDownsample, frameFeatures, imageThumbnail, videoFrameSource, type FrameSource } from "./frames";
 export { FrameEncodingError, resetFrameProjection, withFrameEncoding } from "./frame-encoding";
-export { FrameTargetsError, suiteFrameTargets, type FrameTargets } from "./frame-targets";
+export {
+  DEFAULT_FRAME_TARGET_ORDER,
+  FrameTargetsError,
+  parseFrameTargetOrder,
+  suiteFrameTargets,
+  type FrameTargetLabel,
+  type FrameTargetOrder,
+  type FrameTargets,
+} from "./frame-targets";
 export { generate, GenerateError, sampleToken, type Generation, type GenerateOptions } from "./generate";
 export { initParameters, Mulberry32 } from "./init";
 export { OnnxError, type OnnxErrorCode } from "./onnx/errors";

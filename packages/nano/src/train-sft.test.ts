@@ -7,7 +7,7 @@ import { CheckpointError, loadCheckpoint } from "./checkpoint";
 import { modelConfig, parameterLayout } from "./config";
 import { toCoreTokens, createCoreModel } from "./core";
 import { emphasisWeights, paletteTokenIds, PALETTE_WORDS } from "./emphasis";
-import { FrameTargetsError, suiteFrameTargets } from "./frame-targets";
+import { FrameTargetsError, parseFrameTargetOrder, suiteFrameTargets } from "./frame-targets";
 import { boxDownsample, frameFeatures, videoFrameSource } from "./frames";
 import { initParameters } from "./init";
 import { epochOrder, learningRate, nextBatch, trainSft, TrainError, type TrainSftOptions } from "./train-sft";
@@ -341,6 +341,18 @@ describe("trainSft", () => {
     const scene = video.annotation.scenes.find((x) => empty >= x.start && empty < x.end)!;
     expect(ft.tokensOf({ video: video.file, t: empty })).toEqual([id(scene.color)]);
     expect(ft.tokensOf({ video: "videos/elsewhere.mp4", t: 1 })).toEqual([]);
+    // Another order: the same labels at other positions, under another fingerprint name.
+    const reordered = suiteFrameTargets([video], tok, 1, parseFrameTargetOrder("position,shape,color"));
+    expect(reordered.tokensOf({ video: video.file, t: ev.start + 0.5 })).toEqual([
+      id(ev.position),
+      id(ev.shape),
+      id(ev.color),
+    ]);
+    expect(reordered.tokensOf({ video: video.file, t: empty })).toEqual([id(scene.color)]);
+    expect(reordered.name).not.toBe(ft.name);
+    expect(ft.name).toBe("suite-observation-v1"); // unchanged: runs started before the option resume
+    expect(() => parseFrameTargetOrder("shape,shape,color")).toThrow(/permutation of shape,color,position/);
+    expect(() => parseFrameTargetOrder("shape,color")).toThrow(FrameTargetsError);
     expect(() => suiteFrameTargets([video], tok, 0)).toThrow(FrameTargetsError);
     expect(() =>
       suiteFrameTargets([video], { idOf: () => undefined }, 1).tokensOf({ video: video.file, t: 0 }),

@@ -40,6 +40,9 @@ Options:
   --frame-targets W        auxiliary perception loss of weight W (> 0): each frame slot and the two
                            prompt positions after it predict the frame's shape, color and position
                            (or its background color), from the suite's annotations; training only
+  --frame-target-order O   with --frame-targets: which label the slot, slot + 1 and slot + 2
+                           predict (default shape,color,position); position,shape,color makes the
+                           shape a label read by attending back to the frame, as a summary must
   --frame-drill S,F        with --frame-targets: each step also trains S sequences of F random
                            frames of the training set on their frame targets alone (e.g. 2,16)
   --reset-frame-projection SEED
@@ -107,6 +110,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         "sub-agents-only": { type: "boolean" },
         "frame-targets": { type: "string" },
         "frame-drill": { type: "string" },
+        "frame-target-order": { type: "string" },
         "reset-frame-projection": { type: "string" },
         "rgb-projection-scale": { type: "string" },
       },
@@ -125,6 +129,12 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
     const drill = v["frame-drill"]?.split(",").map((x) => num("frame-drill", x.trim(), 0, true));
     if (drill && drill.length !== 2) throw new UsageError(`--frame-drill takes S,F (got ${v["frame-drill"]})`);
     if (drill && v["frame-targets"] === undefined) throw new UsageError("--frame-drill needs --frame-targets");
+    const order = v["frame-target-order"]?.split(",").map((x) => x.trim());
+    if (order && v["frame-targets"] === undefined) throw new UsageError("--frame-target-order needs --frame-targets");
+    if (order && !(order.length === 3 && ["shape", "color", "position"].every((l) => order.includes(l))))
+      throw new UsageError(
+        `--frame-target-order must be a permutation of shape,color,position (got ${v["frame-target-order"]})`,
+      );
     const resetSeed = v["reset-frame-projection"];
     if (resetSeed !== undefined && !v["init-from"]) throw new UsageError("--reset-frame-projection needs --init-from");
     if (resetSeed !== undefined && !/^\d+$/.test(resetSeed))
@@ -155,6 +165,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
       rgbProjectionScale: rgbScale,
       frameDrill: drill ? { sequences: drill[0]!, framesPerSequence: drill[1]! } : undefined,
       frameTargets: v["frame-targets"] === undefined ? undefined : num("frame-targets", v["frame-targets"], 1, false),
+      frameTargetOrder: order?.join(","),
       emphasizePalette:
         v["emphasize-palette"] === undefined ? undefined : num("emphasize-palette", v["emphasize-palette"], 1, false),
     };
@@ -168,6 +179,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
     loadCheckpoint,
     modelConfig,
     paletteTokenIds,
+    parseFrameTargetOrder,
     resetFrameProjection,
     suiteFrameTargets,
     trainSft,
@@ -215,6 +227,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
               (await (await import("@paravt/suite")).readSuite(o.suite)).videos,
               tokenizer,
               o.frameTargets,
+              o.frameTargetOrder === undefined ? undefined : parseFrameTargetOrder(o.frameTargetOrder),
             ),
           }
         : {}),
