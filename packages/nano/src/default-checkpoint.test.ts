@@ -34,3 +34,14 @@ describe("tiny checkpoint", () => {
     expect(model.layout.map((p) => p.name)).toEqual([...ckpt.params.keys()]);
   });
 });
+
+describe("perception checkpoint", () => {
+  it('(README Quality bar, "Perception from step 1") loads as an rgb+foreground model with the current tokenizer and layout', async () => {
+    const ckpt = await loadCheckpoint(fileURLToPath(new URL("../checkpoints/perception", import.meta.url)));
+    expect(ckpt.tokenizer.vocabJson().hash).toBe(defaultTokenizer().vocabJson().hash);
+    expect(ckpt.config).toMatchObject({ width: 128, layers: 4, heads: 4, frameEncoding: "rgb+foreground" });
+    expect(ckpt.training).toMatchObject({ step: 2000, optimizer: null });
+    const model = createCoreModel(ckpt.config, ckpt.params);
+    expect(model.layout.map((p) => p.name)).toEqual([...ckpt.params.keys()]);
+  });
+});
