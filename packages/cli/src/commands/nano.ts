@@ -129,6 +129,8 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
     const drill = v["frame-drill"]?.split(",").map((x) => num("frame-drill", x.trim(), 0, true));
     if (drill && drill.length !== 2) throw new UsageError(`--frame-drill takes S,F (got ${v["frame-drill"]})`);
     if (drill && v["frame-targets"] === undefined) throw new UsageError("--frame-drill needs --frame-targets");
+    // Checked here as well as by parseFrameTargetOrder: @paravt/nano loads the native core, which
+    // the argument check must not need, and a bad flag is a usage error (exit 2), not a failed run.
     const order = v["frame-target-order"]?.split(",").map((x) => x.trim());
     if (order && v["frame-targets"] === undefined) throw new UsageError("--frame-target-order needs --frame-targets");
     if (order && !(order.length === 3 && ["shape", "color", "position"].every((l) => order.includes(l))))
