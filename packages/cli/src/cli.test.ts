@@ -143,6 +143,9 @@ describe("paravt command line", () => {
     const badWeight = paravt(["nano", "train", "--suite", "/tmp/x", "--out", "/tmp/y", "--emphasize-palette", "0"]);
     expect(badWeight.code).toBe(2);
     expect(badWeight.stderr).toContain("--emphasize-palette must be a positive number (got 0)");
+    const badAnswer = paravt(["nano", "train", "--suite", "/tmp/x", "--out", "/tmp/y", "--emphasize-answer", "none"]);
+    expect(badAnswer.code).toBe(2);
+    expect(badAnswer.stderr).toContain("--emphasize-answer must be a positive number (got none)");
     const badEncoding = paravt(["nano", "train", "--suite", "/tmp/x", "--out", "/tmp/y", "--frame-encoding", "hsv"]);
     expect(badEncoding.code).toBe(2);
     expect(badEncoding.stderr).toContain("--frame-encoding must be rgb or rgb+foreground (got hsv)");

@@ -123,17 +123,19 @@ describe("paravt nano train", () => {
     expect(maxDiff(got.get("qkv_w")!.data, src.params.get("qkv_w")!.data)).toBeLessThan(1.5e-3);
   }, 240_000);
 
-  it("--emphasize-palette and --main-agent-only each train under another fingerprint; a resume must keep them", () => {
+  it("--emphasize-palette, --emphasize-answer and --main-agent-only each train under another fingerprint; a resume must keep them", () => {
     const plainOut = path.join(root, "plain");
     const emphOut = path.join(root, "emphasis");
     const mainOut = path.join(root, "main-only");
+    const answerOut = path.join(root, "answer");
     const common = ["--suite", suite, "--steps", "2", "--checkpoint-every", "1", "--ks", "4"];
     const plain = paravt(["nano", "train", ...common, "--out", plainOut]);
     const emph = paravt(["nano", "train", ...common, "--out", emphOut, "--emphasize-palette", "10"]);
     const main = paravt(["nano", "train", ...common, "--out", mainOut, "--main-agent-only"]);
-    for (const r of [plain, emph, main]) expect(r.code, r.stderr).toBe(0);
+    const answer = paravt(["nano", "train", ...common, "--out", answerOut, "--emphasize-answer", "3"]);
+    for (const r of [plain, emph, main, answer]) expect(r.code, r.stderr).toBe(0);
     const hash = (dir: string) => configOf(path.join(dir, "step-000002")).training.dataCursor.datasetHash;
-    expect(new Set([hash(plainOut), hash(emphOut), hash(mainOut)]).size).toBe(3);
+    expect(new Set([hash(plainOut), hash(emphOut), hash(mainOut), hash(answerOut)]).size).toBe(4);
     // Resuming the emphasised run without the flag is another dataset: refused, nothing overwritten.
     rmSync(path.join(emphOut, "step-000002"), { recursive: true });
     const resumed = paravt(["nano", "train", ...common, "--out", emphOut]);

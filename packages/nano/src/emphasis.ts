@@ -48,3 +48,19 @@ export function emphasisWeights(e: LossEmphasis | undefined, vocabSize: number):
   }
   return w;
 }
+
+/**
+ * Where the last assistant turn of a sequence starts: the first position of the last run of
+ * loss positions (`lossMask[i] > 0`), or `lossMask.length` when nothing is trained.
+ *
+ * Why: in a main-agent trajectory that last turn is the answer (the oracle always ends with
+ * `<answer>`, suite oracle.ts), and it is ~50 of ~250 assistant tokens of a trajectory whose
+ * sub-agent samples outnumber it 2:1 in the mix; finding the question's target in the tool
+ * responses and writing its times is what the models after `checkpoints/perception` fail at.
+ */
+export function lastTurnStart(lossMask: ArrayLike<number>): number {
+  let i = lossMask.length;
+  while (i > 0 && !(lossMask[i - 1]! > 0)) i--;
+  while (i > 0 && lossMask[i - 1]! > 0) i--;
+  return i === 0 && !(lossMask[0]! > 0) ? lossMask.length : i;
+}

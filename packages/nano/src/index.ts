@@ -169,4 +169,4 @@ export {
   wordsOf,
 } from "./vocabulary";
 export { wtf8Decode, wtf8Encode } from "./wtf8";
-export { emphasisWeights, PALETTE_WORDS, paletteTokenIds, type LossEmphasis } from "./emphasis";
+export { emphasisWeights, lastTurnStart, PALETTE_WORDS, paletteTokenIds, type LossEmphasis } from "./emphasis";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckpointError, loadCheckpoint } from "./checkpoint";
 import { modelConfig, parameterLayout } from "./config";
 import { toCoreTokens, createCoreModel } from "./core";
-import { emphasisWeights, paletteTokenIds, PALETTE_WORDS } from "./emphasis";
+import { emphasisWeights, lastTurnStart, paletteTokenIds, PALETTE_WORDS } from "./emphasis";
 import { FrameTargetsError, parseFrameTargetOrder, suiteFrameTargets } from "./frame-targets";
 import { boxDownsample, frameFeatures, videoFrameSource } from "./frames";
 import { initParameters } from "./init";
@@ -32,6 +32,24 @@ async function rejection(p: Promise<unknown>): Promise<Error> {
   );
   expect(e).toBeInstanceOf(Error);
   return e as Error;
+}
+
+/** The per-token losses of example `e` under the untrained parameters (what step 1 sees). */
+async function initialLosses(r: Awaited<ReturnType<typeof trainSft>>, e: (typeof r.examples)[number]) {
+  const n = e.ids.length - 1;
+  const P = config.frameFeatures;
+  const feats = await frameFeatures(r.frames, e.frames, config);
+  const frames = new Float32Array(n * P);
+  for (let i = 0; i < n; i++) if (e.frameIndex[i]! >= 0) frames.set(feats[e.frameIndex[i]!]!, i * P);
+  const batch = {
+    batchSize: 1,
+    seqLen: n,
+    tokens: toCoreTokens(e.ids.subarray(0, n), tok),
+    targets: e.ids.slice(1),
+    mask: Float32Array.from(e.lossMask.subarray(1)),
+    frames,
+  };
+  return createCoreModel(config, initParameters(config)).forward(batch, { losses: true });
 }
 
 describe("data order and schedule", () => {
@@ -189,19 +207,7 @@ describe("trainSft", () => {
     // The step-1 loss (before any update) is the weighted mean of the per-token losses at init.
     const e = weighted.examples[0]!;
     const n = e.ids.length - 1;
-    const P = config.frameFeatures;
-    const feats = await frameFeatures(weighted.frames, e.frames, config);
-    const frames = new Float32Array(n * P);
-    for (let i = 0; i < n; i++) if (e.frameIndex[i]! >= 0) frames.set(feats[e.frameIndex[i]!]!, i * P);
-    const batch = {
-      batchSize: 1,
-      seqLen: n,
-      tokens: toCoreTokens(e.ids.subarray(0, n), tok),
-      targets: e.ids.slice(1),
-      mask: Float32Array.from(e.lossMask.subarray(1)),
-      frames,
-    };
-    const fresh = await createCoreModel(config, initParameters(config)).forward(batch, { losses: true });
+    const fresh = await initialLosses(weighted, e);
     const w = emphasisWeights(emphasis, tok.size);
     let num = 0;
     let den = 0;
@@ -236,6 +242,43 @@ describe("trainSft", () => {
     expect(() => emphasisWeights({ tokenIds: ids, weight: 0 }, tok.size)).toThrow(/weight must be > 0/);
     expect(() => emphasisWeights({ tokenIds: [tok.size], weight: 2 }, tok.size)).toThrow(/outside the vocabulary/);
     expect(() => paletteTokenIds({ idOf: () => undefined })).toThrow(/palette word "red" is not a piece/);
+  });
+
+  it("answer emphasis weighs only the main agent's last turn, and is part of the resume check", async () => {
+    expect(lastTurnStart([0, 1, 1, 0, 0, 1, 1, 0])).toBe(5);
+    expect(lastTurnStart([1, 1, 0])).toBe(0);
+    expect(lastTurnStart([0, 0])).toBe(2);
+    // A trajectory with a tool round, so the last turn is not all of its targets.
+    const runs = (m: Uint8Array) => m.filter((x, i) => x > 0 && !(m[i - 1]! > 0)).length;
+    const twoTurns: TrainSftOptions = {
+      ...overfit(),
+      sft: { ks: [4, 8, 16], subAgents: false },
+      filter: (e) => runs(e.lossMask) >= 2,
+    };
+    const plain = await trainSft({ ...twoTurns, steps: 1 });
+    const out = join(root, "answer-emphasis");
+    const weighted = await trainSft({ ...twoTurns, steps: 2, answerEmphasis: 4, outDir: out, checkpointEvery: 1 });
+    const first = weighted.examples.find((x) => x.id === weighted.metrics[0]!.examples[0])!;
+    expect(first.kind).toBe("main");
+    const from = lastTurnStart(first.lossMask);
+    expect(from).toBeGreaterThan(first.lossMask.indexOf(1)); // earlier turns exist and weigh 1
+    const fresh = await initialLosses(weighted, first);
+    let num = 0;
+    let den = 0;
+    for (let i = 0; i < first.ids.length - 1; i++) {
+      if (!first.lossMask[i + 1]) continue;
+      const wi = i + 1 >= from ? 4 : 1;
+      num += wi * fresh.losses![i]!;
+      den += wi;
+    }
+    expect(weighted.metrics[0]!.loss).toBeCloseTo(num / den, 4);
+    expect(weighted.metrics[0]!.loss).not.toBeCloseTo(fresh.loss!, 3);
+    expect(weighted.metrics[0]!.lossTokens).toBe(plain.metrics[0]!.lossTokens);
+    expect(weighted.datasetHash).not.toBe(plain.datasetHash);
+    const err = await rejection(trainSft({ ...twoTurns, steps: 3, resumeFrom: weighted.checkpoints[0]! }));
+    expect((err as TrainError).code).toBe("RESUME_MISMATCH");
+    const bad = await rejection(trainSft({ ...twoTurns, steps: 1, answerEmphasis: 0 }));
+    expect(bad.message).toMatch(/answerEmphasis must be > 0/);
   });
 
   it("frame targets add a weighted perception loss at prompt positions only, and are part of the resume check", async () => {

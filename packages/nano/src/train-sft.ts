@@ -21,7 +21,7 @@ import type { FrameTargets } from "./frame-targets";
 import { frameFeatures, videoFrameSource, type FrameSource } from "./frames";
 import { initParameters, Mulberry32 } from "./init";
 import type { TensorMap } from "./safetensors";
-import { emphasisWeights, type LossEmphasis } from "./emphasis";
+import { emphasisWeights, lastTurnStart, type LossEmphasis } from "./emphasis";
 import {
   buildSequence,
   datasetHash,
@@ -130,6 +130,12 @@ export interface TrainSftOptions {
    * the weighted mean. Part of the dataset fingerprint, so a resume must use the same emphasis.
    */
   emphasis?: LossEmphasis;
+  /**
+   * Weigh the loss of each main-agent trajectory's last turn (its answer, `lastTurnStart`) this
+   * much more (multiplying any token emphasis); sub-agent samples and earlier turns weigh 1.
+   * Part of the dataset fingerprint.
+   */
+  answerEmphasis?: number;
   /**
    * Auxiliary perception targets at frame slots (frame-targets.ts): prompt positions only, part
    * of the fingerprint. The loss is then the weighted mean over assistant tokens and these.
@@ -286,6 +292,16 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
     const ids = [...o.emphasis.tokenIds].sort((a, b) => a - b).join(",");
     dataHash = createHash("sha256").update(`${dataHash}\0emphasis\0${o.emphasis.weight}\0${ids}`).digest("hex");
   }
+  const answerWeight = o.answerEmphasis ?? 1;
+  if (o.answerEmphasis !== undefined) {
+    if (!(Number.isFinite(answerWeight) && answerWeight > 0))
+      throw new TrainError("BAD_OPTIONS", `trainSft: answerEmphasis must be > 0 (got ${o.answerEmphasis})`);
+    dataHash = createHash("sha256").update(`${dataHash}\0answer-emphasis\0${answerWeight}`).digest("hex");
+  }
+  // Sequence positions from which a target is in the main agent's answer turn (none for sub-agents).
+  const answerFrom = examples.map((e) =>
+    e.kind === "main" && answerWeight !== 1 ? lastTurnStart(e.lossMask) : Number.POSITIVE_INFINITY,
+  );
   if (o.frameTargets) {
     const { name, weight } = o.frameTargets;
     if (!(Number.isFinite(weight) && weight > 0))
@@ -378,6 +394,7 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
     const t0 = performance.now();
     const next = nextBatch(examples.length, seed, cursor, o.batchSize);
     const batchEx = next.indices.map((i) => examples[i]!);
+    const batchAnswerFrom = next.indices.map((i) => answerFrom[i]!);
     const B = batchEx.length;
     const seqLen = Math.max(...batchEx.map((e) => e.ids.length)) - 1;
     const { tokens, targets, mask, frameArr } = batchArrays(B, seqLen, P, tok.pad);
@@ -393,7 +410,8 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
       tokens.set(toCoreTokens(e.ids.subarray(0, n), tok), b * seqLen);
       targets.set(e.ids.subarray(1), b * seqLen);
       for (let i = 0; i < n; i++) {
-        mask[b * seqLen + i] = e.lossMask[i + 1]! * weightOf[e.ids[i + 1]!]!;
+        const turnWeight = i + 1 >= batchAnswerFrom[b]! ? answerWeight : 1;
+        mask[b * seqLen + i] = e.lossMask[i + 1]! * weightOf[e.ids[i + 1]!]! * turnWeight;
         lossTokens += e.lossMask[i + 1]!;
         const f = e.frameIndex[i]!;
         if (f >= 0) frameArr.set(feats[b]![f]!, (b * seqLen + i) * P);

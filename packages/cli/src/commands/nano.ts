@@ -59,6 +59,9 @@ Options:
   --emphasize-palette W    loss weight W (> 0) on target tokens that name a color, shape or
                            position of the suite's palette, 1 on the rest (so the few words a
                            trajectory must copy or see are not drowned by its phrasing)
+  --emphasize-answer W     loss weight W (> 0) on the last turn of each main-agent trajectory (its
+                           answer: finding the target in the tool responses, writing its times),
+                           times any palette weight; 1 on earlier turns and sub-agent samples
 
 Progress goes to stderr; at the end one JSON line (steps, final loss, token accuracy, seconds,
 checkpoint) goes to stdout. Exit codes: 0 done, 1 training failed, 2 bad arguments.
@@ -105,6 +108,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         "think-prefix": { type: "boolean" },
         "alias-video-paths": { type: "boolean" },
         "emphasize-palette": { type: "string" },
+        "emphasize-answer": { type: "string" },
         "main-agent-only": { type: "boolean" },
         "frame-encoding": { type: "string" },
         "sub-agents-only": { type: "boolean" },
@@ -170,6 +174,8 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
       frameTargetOrder: order?.join(","),
       emphasizePalette:
         v["emphasize-palette"] === undefined ? undefined : num("emphasize-palette", v["emphasize-palette"], 1, false),
+      emphasizeAnswer:
+        v["emphasize-answer"] === undefined ? undefined : num("emphasize-answer", v["emphasize-answer"], 1, false),
     };
   } catch (e) {
     io.stderr.write(`paravt nano train: ${(e as Error).message}\n\n${HELP}`);
@@ -234,6 +240,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
           }
         : {}),
       ...(o.frameDrill ? { frameDrill: o.frameDrill } : {}),
+      ...(o.emphasizeAnswer !== undefined ? { answerEmphasis: o.emphasizeAnswer } : {}),
       resumeFrom,
       sft: {
         ks: o.ks,
