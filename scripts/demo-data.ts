@@ -8,14 +8,14 @@ const checkpoint = (name: string) => path.resolve(import.meta.dirname, "..", "pa
 // The committed checkpoints (packages/nano/checkpoints, trained by `paravt nano train`): the default
 // and an earlier, smaller one, so the demo has two models to compare.
 export const DEFAULT_MODEL = {
-  name: "nano-default (small, SFT 4000 + 4500 + 2000 steps)",
+  name: "nano-default (small, SFT 10000 + 2000 + 3000 + 1500 steps)",
   checkpoint: checkpoint("default"),
   preset: "small",
 };
 export const TINY_MODEL = { name: "nano-tiny (SFT 1500 steps)", checkpoint: checkpoint("tiny"), preset: "tiny" };
 export const DEMO_MODELS = [DEFAULT_MODEL, TINY_MODEL];
 // A small needle suite: 3 videos of 1-2 minutes, 9 questions, rendered by the workers. Seed 101 is
-// held out: the default checkpoint was trained on the seed-1 suite.
+// held out: the default checkpoint was trained on the seed-1 and seed-2 suites.
 export const DEMO_SUITE = {
   name: "Demo needle suite (seed 101, held out)",
   seed: 101,

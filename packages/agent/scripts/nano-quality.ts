@@ -73,6 +73,17 @@ export function perception(summary: string, a: VideoAnnotation, startS: number, 
     present: present.size,
   };
 }
+/**
+ * Does the answer copy what the thinking just named? The oracle's `oe` last turns end "… a(n)
+ * COLOR SHAPE.\n</think>\n<answer>COLOR SHAPE</answer>"; null when the turn does not. Why: in
+ * tokenizer v1 the answer's color is the bare piece ("orange") and the thinking's the spaced one
+ * (" orange"), while the shape is " diamond" in both (nano README, "More data and answer emphasis").
+ */
+export function answerCopiesThinking(text: string): { color: boolean; shape: boolean } | null {
+  const m = /an? (\w+) (\w+)\.\s*<\/think>\s*<answer>(\w+) (\w+)<\/answer>/.exec(text);
+  return m ? { color: m[1] === m[3], shape: m[2] === m[4] } : null;
+}
+const copied = { answers: 0, color: 0, shape: 0 };
 const seen = {
   summaries: 0,
   backgroundRight: 0,
@@ -163,6 +174,12 @@ for (const k of ks) {
         seen.presentNamed += p.presentNamed;
         seen.present += p.present;
       }
+      const copy = q.type === "oe" && tools ? answerCopiesThinking(t.turns.at(-1)?.rawText ?? "") : null;
+      if (copy) {
+        copied.answers++;
+        copied.color += copy.color ? 1 : 0;
+        copied.shape += copy.shape ? 1 : 0;
+      }
       const calls = t.turns.reduce((n, turn) => n + turn.toolCalls.filter((c) => c.status !== "REJECTED").length, 0);
       const failure = formatFailure(t);
       if (t.status !== "ok") process.stderr.write(`${q.id} K=${k} tools=${tools}: ${t.error?.message ?? "?"}\n`);
@@ -250,6 +267,10 @@ console.log(
     `${ratio(seen.backgroundRight, seen.backgroundStated)}; named "color shape" pairs present in the window ` +
     `${ratio(seen.namedRight, seen.named)}; window events named ${ratio(seen.presentNamed, seen.present)}`,
 );
+console.log(
+  `oe answers (with tools) after a thinking that names "color shape": ${copied.answers}; ` +
+    `the answer repeats its color ${ratio(copied.color, copied.answers)}, its shape ${ratio(copied.shape, copied.answers)}`,
+);
 if (values.json)
   await writeFile(
     values.json,
@@ -260,6 +281,7 @@ if (values.json)
         rows,
         comparisons,
         perception: seen,
+        answerCopiesThinking: copied,
         formatFailures: Object.fromEntries([...failures].map(([key, m]) => [key, Object.fromEntries(m)])),
       },
       null,

@@ -13,8 +13,14 @@ describe("default checkpoint", () => {
   it("loads, matches the current tokenizer and the core's layout, and holds finite trained weights", async () => {
     const ckpt = await loadCheckpoint(DIR);
     expect(ckpt.tokenizer.vocabJson().hash).toBe(defaultTokenizer().vocabJson().hash);
-    expect(ckpt.config).toMatchObject({ width: 128, layers: 4, heads: 4, contextLength: 2048 });
-    expect(ckpt.training.step).toBe(2000); // stage 3 (path aliases) of README "Default checkpoint"
+    expect(ckpt.config).toMatchObject({
+      width: 128,
+      layers: 4,
+      heads: 4,
+      contextLength: 2048,
+      frameEncoding: "rgb+foreground",
+    });
+    expect(ckpt.training.step).toBe(1500); // the last stage of README "Default checkpoint"
     // Committed for inference only: the AdamW moments (13 MB) are left out.
     expect(ckpt.training.optimizer).toBeNull();
     const wte = ckpt.params.get("wte")!;
