@@ -15,6 +15,7 @@ import { frameFeatures, type FrameSource } from "../frames";
 import { withFrameEncoding } from "../frame-encoding";
 import { initParameters, Mulberry32 } from "../init";
 import { buildPrompt, type ModelSequence } from "../sequence";
+import type { Tensor, TensorMap } from "../safetensors";
 import type { Tokenizer } from "../tokenizer";
 import { OnnxError } from "./errors";
 import { exportOnnx, ONNX_FILE, parametersSha256, readOnnxMetadata, writeOnnxFile } from "./export-onnx";
@@ -143,7 +144,11 @@ describe("exportOnnx vs the compute core", () => {
   });
 
   it('matches the core on an "rgb+foreground" model (P = 7776)', async () => {
-    const widened = withFrameEncoding(ckpt.config, ckpt.params, "rgb+foreground");
+    // On a copy: an "rgb+foreground" checkpoint comes back as is, and its frame_w is overwritten below.
+    const copy: TensorMap = new Map(
+      [...ckpt.params].map(([name, t]) => [name, (t.dtype === "F32" ? { ...t, data: t.data.slice() } : t) as Tensor]),
+    );
+    const widened = withFrameEncoding(ckpt.config, copy, "rgb+foreground");
     const { config } = widened;
     // Random foreground columns, so the second half of each frame's features counts.
     const frameW = widened.params.get("frame_w")!.data as Float32Array;
