@@ -59,8 +59,10 @@ export function emphasisWeights(e: LossEmphasis | undefined, vocabSize: number):
  * responses and writing its times is what the models after `checkpoints/perception` fail at.
  */
 export function lastTurnStart(lossMask: ArrayLike<number>): number {
-  let i = lossMask.length;
-  while (i > 0 && !(lossMask[i - 1]! > 0)) i--;
-  while (i > 0 && lossMask[i - 1]! > 0) i--;
-  return i === 0 && !(lossMask[0]! > 0) ? lossMask.length : i;
+  let end = lossMask.length; // one past the last loss position
+  while (end > 0 && !(lossMask[end - 1]! > 0)) end--;
+  if (end === 0) return lossMask.length;
+  let start = end;
+  while (start > 0 && lossMask[start - 1]! > 0) start--;
+  return start;
 }
