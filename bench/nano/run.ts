@@ -1,5 +1,6 @@
 // ParaVT-nano throughput on this machine, for two model configs: the committed default checkpoint
-// (tiny: C 64, L 2, H 2) and the default model config (`modelConfig(defaultTokenizer())`: C 256,
+// (since 2026-11-25 `ans2`: small preset C 128, L 4, H 4, "rgb+foreground" frames, 2.12 M parameters)
+// and the default model config (`modelConfig(defaultTokenizer())`: C 256,
 // L 6, H 8, 6.4 M parameters, random init). For each:
 //   (a) training: forward + backward + AdamW (`trainStep`) tokens/s on the compute core;
 //   (b) prefill latency (time to first token) of a ~600-token main-agent prompt with 64 frames:
@@ -217,7 +218,7 @@ async function main() {
     const big = modelConfig(tok);
     const results = [
       await benchConfig(
-        "default checkpoint (tiny, trained)",
+        `default checkpoint (${ckpt.config.width}x${ckpt.config.layers}, trained)`,
         ckpt.config,
         ckpt.params,
         suite.frames,

@@ -75,15 +75,46 @@ export function perception(summary: string, a: VideoAnnotation, startS: number, 
 }
 /**
  * Does the answer copy what the thinking just named? The oracle's `oe` last turns end "… a(n)
- * COLOR SHAPE.\n</think>\n<answer>COLOR SHAPE</answer>"; null when the turn does not. Why: in
- * tokenizer v1 the answer's color is the bare piece ("orange") and the thinking's the spaced one
- * (" orange"), while the shape is " diamond" in both (nano README, "More data and answer emphasis").
+ * COLOR SHAPE.\n</think>\n<answer>COLOR SHAPE</answer>"; null when the turn does not. Free-running,
+ * so a repeat of a wrong color counts as copied: `scripts/answer-copy-probe.ts` (nano) measures the
+ * copy teacher-forced (nano README, "the main agent does not take a color from the text").
  */
 export function answerCopiesThinking(text: string): { color: boolean; shape: boolean } | null {
-  const m = /an? (\w+) (\w+)\.\s*<\/think>\s*<answer>(\w+) (\w+)<\/answer>/.exec(text);
+  // The answer may name the shape with an article, "the orange diamond" (SPEC §2 normalization drops it).
+  const m = /an? (\w+) (\w+)\.\s*<\/think>\s*<answer>(?:the )?(\w+) (\w+)<\/answer>/.exec(text);
   return m ? { color: m[1] === m[3], shape: m[2] === m[4] } : null;
 }
+
+/** A summary time in seconds: "01:59" (the suite's format) or "119 s" (nano README, "Seconds in summaries"). */
+function summarySeconds(text: string): number {
+  const mm = /^(\d+):(\d\d)$/.exec(text);
+  return mm ? Number(mm[1]) * 60 + Number(mm[2]) : Number(text.replace(/ s$/, ""));
+}
+
+/**
+ * The times a sub-agent states, checked against its frames: for every "A color shape is in the
+ * position from X to Y" (or "at X") whose shape is really in the window, is X the first of the
+ * window's frames that shows it, and Y the last? Frames at `frameTimes` (seconds).
+ */
+export function statedTimes(summary: string, a: VideoAnnotation, frameTimes: readonly number[]) {
+  const time = "(\\d+:\\d\\d|\\d+ s)";
+  const sentence = new RegExp(`(?:A|An) (\\w+) (\\w+) is in the [a-z-]+ (?:from ${time} to ${time}|at ${time})`, "g");
+  const out = { stated: 0, startRight: 0, endRight: 0 };
+  for (const m of summary.matchAll(sentence)) {
+    const event = a.events.find(
+      (e) => e.color === m[1] && e.shape === m[2] && frameTimes.some((t) => t >= e.start && t < e.end),
+    );
+    if (!event) continue;
+    const showing = frameTimes.filter((t) => t >= event.start && t < event.end);
+    out.stated++;
+    out.startRight += summarySeconds(m[3] ?? m[5]!) === Math.floor(showing[0]!) ? 1 : 0;
+    out.endRight += summarySeconds(m[4] ?? m[5]!) === Math.floor(showing[showing.length - 1]!) ? 1 : 0;
+  }
+  return out;
+}
+
 const copied = { answers: 0, color: 0, shape: 0 };
+const times = { stated: 0, startRight: 0, endRight: 0 };
 const seen = {
   summaries: 0,
   backgroundRight: 0,
@@ -173,6 +204,10 @@ for (const k of ks) {
         seen.named += p.named;
         seen.presentNamed += p.presentNamed;
         seen.present += p.present;
+        const st = statedTimes(call.subAgentOutput, video.annotation, call.frameTimestamps);
+        times.stated += st.stated;
+        times.startRight += st.startRight;
+        times.endRight += st.endRight;
       }
       const copy = q.type === "oe" && tools ? answerCopiesThinking(t.turns.at(-1)?.rawText ?? "") : null;
       if (copy) {
@@ -268,6 +303,10 @@ console.log(
     `${ratio(seen.namedRight, seen.named)}; window events named ${ratio(seen.presentNamed, seen.present)}`,
 );
 console.log(
+  `Sub-agent times: of ${times.stated} shapes named in their window, the first frame showing it is right ` +
+    `${ratio(times.startRight, times.stated)}, the last ${ratio(times.endRight, times.stated)}`,
+);
+console.log(
   `oe answers (with tools) after a thinking that names "color shape": ${copied.answers}; ` +
     `the answer repeats its color ${ratio(copied.color, copied.answers)}, its shape ${ratio(copied.shape, copied.answers)}`,
 );
@@ -281,6 +320,7 @@ if (values.json)
         rows,
         comparisons,
         perception: seen,
+        subAgentTimes: times,
         answerCopiesThinking: copied,
         formatFailures: Object.fromEntries([...failures].map(([key, m]) => [key, Object.fromEntries(m)])),
       },
