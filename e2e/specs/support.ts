@@ -43,7 +43,9 @@ export async function generateOneVideoSuite(page: Page) {
   await page.getByLabel("Max minutes").fill("1");
   await page.getByRole("button", { name: "Generate suite" }).click();
   const suiteRow = page.getByRole("table", { name: "Datasets" }).getByRole("row", { name: /needle-suite-seed-3/ });
-  await expect(suiteRow).toContainText("3", { timeout: 120_000 });
+  // Wait on the Samples cell: the row's name ("…-seed-3") already contains a "3", so waiting for
+  // the row to contain "3" passed before the import finished (seen in CI under load).
+  await expect(suiteRow.getByRole("cell").nth(1)).toHaveText("3", { timeout: 120_000 });
 }
 
 /** Registers nano checkpoint models by name from the Models page. */

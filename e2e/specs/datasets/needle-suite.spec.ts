@@ -21,7 +21,7 @@ test("generate a needle suite from the UI: samples, per-K table, and its video i
 
   // The dataset row fills in live as the worker renders and imports the suite.
   const row = page.getByRole("table", { name: "Datasets" }).getByRole("row", { name: /needle-suite-seed-7/ });
-  await expect(row).toContainText("3", { timeout: 90_000 });
+  await expect(row.getByRole("cell").nth(1)).toHaveText("3", { timeout: 90_000 }); // the Samples cell
   await row.getByRole("link", { name: "needle-suite-seed-7" }).click();
   await expect(page.getByTestId("dataset-name")).toHaveText("needle-suite-seed-7");
   await expect(page.getByRole("table", { name: "Answerable from the overview" })).toContainText("K = 64");

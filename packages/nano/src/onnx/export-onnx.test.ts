@@ -120,7 +120,10 @@ describe("exportOnnx vs the compute core", () => {
       const n = r.seq.ids.length;
       const alone = await ort.logits({ tokens: [r.seq.ids], frames: r.slotFeats });
       const rowLogits = batch.logits.subarray((b * S + S - n) * V, (b + 1) * S * V);
-      expect(maxAbsDiff(rowLogits, alone.logits)).toBeLessThan(1e-5);
+      // Same tolerance as the core parity above (issue 6: within 1e-4). A batch of 3 runs other
+      // GEMM shapes than a batch of 1, so float32 sums are added in another order: the `ans2`
+      // default differed by 1.12e-5 once (CI under load), against 1e-5 here before.
+      expect(maxAbsDiff(rowLogits, alone.logits)).toBeLessThan(1e-4);
     }
   });
 
