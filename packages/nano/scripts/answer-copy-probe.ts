@@ -8,8 +8,8 @@
 //   npx tsx packages/nano/scripts/answer-copy-probe.ts --checkpoint packages/nano/checkpoints/default \
 //     --suite var/suites/heldout40 [--limit 30]
 import { parseArgs } from "node:util";
-import { readSuite } from "@paravt/suite";
-import { createCoreModel, generate, loadCheckpoint, mainAgentTurns, videoFrameSource } from "../src/index";
+import { generate, mainAgentTurns } from "../src/index";
+import { loadProbe } from "./probe-setup";
 
 const { values } = parseArgs({
   options: {
@@ -19,14 +19,13 @@ const { values } = parseArgs({
   },
 });
 
-const ckpt = await loadCheckpoint(values.checkpoint);
-const model = createCoreModel(ckpt.config, ckpt.params);
-const frames = videoFrameSource(values.suite, ckpt.config.thumbnail);
-const suite = await readSuite(values.suite);
-const byId = new Map(suite.questions.map((q) => [q.id, q]));
-const rows = suite.oracle
-  .filter((r) => r.k === 8 && byId.get(r.questionId)?.type === "oe")
-  .slice(0, Number(values.limit));
+const { ckpt, model, frames, rows } = await loadProbe({
+  checkpoint: values.checkpoint,
+  suite: values.suite,
+  k: 8,
+  limit: Number(values.limit),
+  keep: (q) => q.type === "oe",
+});
 
 /** Per place (first mention, repeats, answer) and word (color, shape): [right, asked]. */
 const tally = new Map<string, [number, number]>();

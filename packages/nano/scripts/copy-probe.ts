@@ -5,8 +5,8 @@
 //   npx tsx packages/nano/scripts/copy-probe.ts --checkpoint packages/nano/checkpoints/default \
 //     --suite var/suites/train300 [--k 8] [--limit 20]
 import { parseArgs } from "node:util";
-import { readSuite } from "@paravt/suite";
-import { createCoreModel, generate, loadCheckpoint, mainAgentTurns, videoFrameSource } from "../src/index";
+import { generate, mainAgentTurns } from "../src/index";
+import { loadProbe } from "./probe-setup";
 
 const { values } = parseArgs({
   options: {
@@ -18,14 +18,13 @@ const { values } = parseArgs({
 });
 const FORCED = "No frame I have seen shows the";
 
-const ckpt = await loadCheckpoint(values.checkpoint);
-const model = createCoreModel(ckpt.config, ckpt.params);
-const frames = videoFrameSource(values.suite, ckpt.config.thumbnail);
-const suite = await readSuite(values.suite);
-const byId = new Map(suite.questions.map((q) => [q.id, q]));
-const rows = suite.oracle
-  .filter((r) => r.k === Number(values.k) && byId.get(r.questionId)?.template === "when")
-  .slice(0, Number(values.limit));
+const { ckpt, model, frames, byId, rows } = await loadProbe({
+  checkpoint: values.checkpoint,
+  suite: values.suite,
+  k: Number(values.k),
+  limit: Number(values.limit),
+  keep: (q) => q.template === "when",
+});
 let color = 0;
 let both = 0;
 const pColor: number[] = [];
