@@ -150,6 +150,9 @@ describe("paravt command line", () => {
     expect(badEncoding.code).toBe(2);
     expect(badEncoding.stderr).toContain("--frame-encoding must be rgb or rgb+foreground (got hsv)");
     const base = ["nano", "train", "--suite", "/tmp/x", "--out", "/tmp/y"];
+    const badPermute = paravt([...base, "--permute-palette", "0"]);
+    expect(badPermute.code).toBe(2);
+    expect(badPermute.stderr).toContain("--permute-palette must be a probability in (0, 1] (got 0)");
     const drillAlone = paravt([...base, "--frame-drill", "2,16"]);
     expect(drillAlone.code).toBe(2);
     expect(drillAlone.stderr).toContain("--frame-drill needs --frame-targets");

@@ -170,3 +170,11 @@ export {
 } from "./vocabulary";
 export { wtf8Decode, wtf8Encode } from "./wtf8";
 export { emphasisWeights, lastTurnStart, PALETTE_WORDS, paletteTokenIds, type LossEmphasis } from "./emphasis";
+export {
+  drawPermutation,
+  palettePieces,
+  permutable,
+  permuteIds,
+  PERMUTED_GROUPS,
+  type PalettePieces,
+} from "./palette-permutation";

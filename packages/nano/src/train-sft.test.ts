@@ -10,6 +10,7 @@ import { emphasisWeights, lastTurnStart, paletteTokenIds, PALETTE_WORDS } from "
 import { FrameTargetsError, parseFrameTargetOrder, suiteFrameTargets } from "./frame-targets";
 import { boxDownsample, frameFeatures, videoFrameSource } from "./frames";
 import { initParameters } from "./init";
+import { palettePieces, permutable } from "./palette-permutation";
 import { epochOrder, learningRate, nextBatch, trainSft, TrainError, type TrainSftOptions } from "./train-sft";
 import { defaultTokenizer } from "./vocabulary";
 
@@ -279,6 +280,39 @@ describe("trainSft", () => {
     expect((err as TrainError).code).toBe("RESUME_MISMATCH");
     const bad = await rejection(trainSft({ ...twoTurns, steps: 1, answerEmphasis: 0 }));
     expect(bad.message).toMatch(/answerEmphasis must be > 0/);
+  });
+
+  it("palette permutation trains a permuted example's answer turn only, reproducibly, and is part of the resume check", async () => {
+    const pieces = palettePieces(tok);
+    const runs = (m: Uint8Array) => m.filter((x, i) => x > 0 && !(m[i - 1]! > 0)).length;
+    const twoTurns: TrainSftOptions = {
+      ...overfit(),
+      sft: { ks: [4, 8, 16], subAgents: false },
+      filter: (e) => runs(e.lossMask) >= 2 && permutable(e, lastTurnStart(e.lossMask), pieces),
+      steps: 2,
+    };
+    const plain = await trainSft({ ...twoTurns, steps: 1 });
+    const out = join(root, "permute-palette");
+    const a = await trainSft({ ...twoTurns, permutePalette: 1, outDir: out, checkpointEvery: 1 });
+    const e = a.examples.find((x) => x.id === a.metrics[0]!.examples[0])!;
+    const from = lastTurnStart(e.lossMask);
+    const answer = [...e.ids.subarray(from)];
+    expect(a.metrics[0]!.permuted).toBe(1);
+    // Only the answer turn is trained, and its palette words are the ones scored as copies.
+    expect(a.metrics[0]!.lossTokens).toBe(e.lossMask.subarray(from).reduce((s, x) => s + x, 0));
+    expect(a.metrics[0]!.lossTokens).toBeLessThan(plain.metrics[0]!.lossTokens);
+    expect(a.metrics[0]!.permutedPaletteCount).toBe(answer.filter((id) => pieces.group[id]! >= 0).length);
+    expect(a.metrics[0]!.permutedPaletteAccuracy).toBeGreaterThanOrEqual(0);
+    expect(a.datasetHash).not.toBe(plain.datasetHash);
+    // The permutation is drawn from the seed and the step: a second run repeats the losses.
+    const again = await trainSft({ ...twoTurns, permutePalette: 1 });
+    expect(again.metrics.map((m) => m.loss)).toEqual(a.metrics.map((m) => m.loss));
+    const resumed = await trainSft({ ...twoTurns, permutePalette: 1, resumeFrom: a.checkpoints[0]! });
+    expect(resumed.metrics[0]!.loss).toBe(a.metrics[1]!.loss);
+    const err = await rejection(trainSft({ ...twoTurns, resumeFrom: a.checkpoints[0]! }));
+    expect((err as TrainError).code).toBe("RESUME_MISMATCH");
+    const bad = await rejection(trainSft({ ...twoTurns, permutePalette: 1.5 }));
+    expect(bad.message).toMatch(/permutePalette must be in \(0, 1\] \(got 1.5\)/);
   });
 
   it("frame targets add a weighted perception loss at prompt positions only, and are part of the resume check", async () => {

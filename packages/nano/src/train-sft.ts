@@ -22,6 +22,7 @@ import { frameFeatures, videoFrameSource, type FrameSource } from "./frames";
 import { initParameters, Mulberry32 } from "./init";
 import type { TensorMap } from "./safetensors";
 import { emphasisWeights, lastTurnStart, type LossEmphasis } from "./emphasis";
+import { drawPermutation, palettePieces, permutable, permuteIds } from "./palette-permutation";
 import {
   buildSequence,
   datasetHash,
@@ -82,6 +83,13 @@ export interface StepMetrics {
   /** With `frameDrill`: the drill batch's loss and the share of its targets the argmax predicts. */
   drillLoss?: number;
   drillAccuracy?: number;
+  /**
+   * With `permutePalette`: how many examples of the batch were permuted, and the share of the
+   * palette words of their answer turns the argmax predicts (chance ~1/6: copying is the only way).
+   */
+  permuted?: number;
+  permutedPaletteAccuracy?: number;
+  permutedPaletteCount?: number;
   /** Assistant (loss) tokens in the batch. */
   lossTokens: number;
   /** Non-padding positions the core processed (inputs of all sequences). */
@@ -150,6 +158,14 @@ export interface TrainSftOptions {
    * many. Part of the fingerprint.
    */
   frameDrill?: { sequences: number; framesPerSequence: number };
+  /**
+   * Palette permutation (palette-permutation.ts), a probability in (0, 1]: each main-agent example
+   * of a batch whose answer turn's palette words are all named in its question or tool responses
+   * is, with this probability, re-labelled by a random bijection of the shape colours, shapes and
+   * scene colours (drawn from the seed and the step, so a resume draws the same), and then trains
+   * its answer turn only. Teaches the answer to copy from the text. Part of the fingerprint.
+   */
+  permutePalette?: number;
   /** Keep only these examples (e.g. one, to overfit a fixed batch). */
   filter?: (e: SftExample, index: number) => boolean;
   /** Total optimizer steps of the run (a resumed run continues up to it). */
@@ -320,6 +336,19 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
       .digest("hex");
   }
   const drillPool = o.frameDrill ? distinctFrames(examples) : [];
+  const permuteP = o.permutePalette ?? 0;
+  if (o.permutePalette !== undefined) {
+    if (!(permuteP > 0 && permuteP <= 1))
+      throw new TrainError("BAD_OPTIONS", `trainSft: permutePalette must be in (0, 1] (got ${o.permutePalette})`);
+    dataHash = createHash("sha256").update(`${dataHash}\0palette-permutation\0${permuteP}`).digest("hex");
+  }
+  const pieces = permuteP > 0 ? palettePieces(tok) : undefined;
+  // Per example: where its answer turn starts if it may be permuted, else +Infinity.
+  const permuteFrom = examples.map((e) => {
+    if (!pieces || e.kind !== "main") return Number.POSITIVE_INFINITY;
+    const from = lastTurnStart(e.lossMask);
+    return permutable(e, from, pieces) ? from : Number.POSITIVE_INFINITY;
+  });
 
   let step = 0;
   let cursor = { epoch: 0, position: 0 };
@@ -395,6 +424,13 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
     const next = nextBatch(examples.length, seed, cursor, o.batchSize);
     const batchEx = next.indices.map((i) => examples[i]!);
     const batchAnswerFrom = next.indices.map((i) => answerFrom[i]!);
+    // Which examples this step permutes (palette-permutation.ts) and their relabelled ids.
+    const permRng = pieces ? new Mulberry32(epochSeed(seed ^ 0x9a1e77e, step + 1)) : undefined;
+    const batchIds = next.indices.map((i) => {
+      const e = examples[i]!;
+      if (!permRng || !(permuteFrom[i]! < e.ids.length) || !(permRng.next() < permuteP)) return null;
+      return permuteIds(e.ids, drawPermutation(permRng, pieces!), pieces!);
+    });
     const B = batchEx.length;
     const seqLen = Math.max(...batchEx.map((e) => e.ids.length)) - 1;
     const { tokens, targets, mask, frameArr } = batchArrays(B, seqLen, P, tok.pad);
@@ -404,15 +440,21 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
     const feats = await Promise.all(batchEx.map((e) => frameFeatures(frames, e.frames, config)));
     const frameTimeMs = performance.now() - tf;
     const auxPositions: number[] = []; // flat batch positions holding a frame target
+    const copyPositions: number[] = []; // flat positions of palette words in permuted answer turns
     batchEx.forEach((e, b) => {
       const n = e.ids.length - 1;
+      const ids = batchIds[b] ?? e.ids;
+      // A permuted example trains its answer turn only (its earlier turns may describe the frames).
+      const trainFrom = batchIds[b] ? permuteFrom[next.indices[b]!]! : 0;
       inputs += n;
-      tokens.set(toCoreTokens(e.ids.subarray(0, n), tok), b * seqLen);
-      targets.set(e.ids.subarray(1), b * seqLen);
+      tokens.set(toCoreTokens(ids.subarray(0, n), tok), b * seqLen);
+      targets.set(ids.subarray(1), b * seqLen);
       for (let i = 0; i < n; i++) {
         const turnWeight = i + 1 >= batchAnswerFrom[b]! ? answerWeight : 1;
-        mask[b * seqLen + i] = e.lossMask[i + 1]! * weightOf[e.ids[i + 1]!]! * turnWeight;
-        lossTokens += e.lossMask[i + 1]!;
+        const trained = i + 1 >= trainFrom ? e.lossMask[i + 1]! : 0;
+        mask[b * seqLen + i] = trained * weightOf[ids[i + 1]!]! * turnWeight;
+        lossTokens += trained;
+        if (trained > 0 && batchIds[b] && pieces!.group[ids[i + 1]!]! >= 0) copyPositions.push(b * seqLen + i);
         const f = e.frameIndex[i]!;
         if (f >= 0) frameArr.set(feats[b]![f]!, (b * seqLen + i) * P);
       }
@@ -421,8 +463,9 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
     const batch = { batchSize: B, seqLen, tokens, targets, mask, frames: frameArr };
     lr = learningRate(schedule, step + 1, o.steps);
 
-    const fwd = await model.forward(batch, { logits: auxPositions.length > 0 });
+    const fwd = await model.forward(batch, { logits: auxPositions.length + copyPositions.length > 0 });
     const auxCorrect = fwd.logits ? argmaxHits(fwd.logits, config.vocabSize, targets, auxPositions) : 0;
+    const copyCorrect = fwd.logits ? argmaxHits(fwd.logits, config.vocabSize, targets, copyPositions) : 0;
     const loss = fwd.loss ?? NaN;
     if (!Number.isFinite(loss)) {
       // Let the core name the gradient tensor (its step refuses and leaves the parameters as they are).
@@ -476,6 +519,13 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
           }
         : {}),
       ...(drill ? { drillLoss: drill.loss, drillAccuracy: drill.accuracy } : {}),
+      ...(pieces
+        ? {
+            permuted: batchIds.filter((x) => x !== null).length,
+            permutedPaletteCount: copyPositions.length,
+            ...(copyPositions.length > 0 ? { permutedPaletteAccuracy: copyCorrect / copyPositions.length } : {}),
+          }
+        : {}),
       lossTokens,
       tokens: inputs,
       tokensPerSecond: inputs / (stepTimeMs / 1000),

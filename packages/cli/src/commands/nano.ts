@@ -62,6 +62,11 @@ Options:
   --emphasize-answer W     loss weight W (> 0) on the last turn of each main-agent trajectory (its
                            answer: finding the target in the tool responses, writing its times),
                            times any palette weight; 1 on earlier turns and sub-agent samples
+  --permute-palette P      with probability P (0 < P <= 1) per main-agent example of a batch whose
+                           answer's colors and shapes are all named in its question or tool
+                           responses: swap the shape colors, shapes and scene colors by a random
+                           bijection in the text (not the frames) and train the answer turn only,
+                           so the answer learns to copy its words from the text (nano README)
 
 Progress goes to stderr; at the end one JSON line (steps, final loss, token accuracy, seconds,
 checkpoint) goes to stdout. Exit codes: 0 done, 1 training failed, 2 bad arguments.
@@ -109,6 +114,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         "alias-video-paths": { type: "boolean" },
         "emphasize-palette": { type: "string" },
         "emphasize-answer": { type: "string" },
+        "permute-palette": { type: "string" },
         "main-agent-only": { type: "boolean" },
         "frame-encoding": { type: "string" },
         "sub-agents-only": { type: "boolean" },
@@ -150,6 +156,9 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
       throw new UsageError("--rgb-projection-scale needs --reset-frame-projection");
     if (rgbScale !== undefined && !(Number.isFinite(rgbScale) && rgbScale >= 0))
       throw new UsageError(`--rgb-projection-scale must be a number >= 0 (got ${v["rgb-projection-scale"]})`);
+    const permute = v["permute-palette"] === undefined ? undefined : Number(v["permute-palette"]);
+    if (permute !== undefined && !(permute > 0 && permute <= 1))
+      throw new UsageError(`--permute-palette must be a probability in (0, 1] (got ${v["permute-palette"]})`);
     const ks = v.ks === undefined ? undefined : v.ks.split(",").map((k) => num("ks", k.trim(), 0, true));
     o = {
       suite: v.suite,
@@ -176,6 +185,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         v["emphasize-palette"] === undefined ? undefined : num("emphasize-palette", v["emphasize-palette"], 1, false),
       emphasizeAnswer:
         v["emphasize-answer"] === undefined ? undefined : num("emphasize-answer", v["emphasize-answer"], 1, false),
+      permutePalette: permute,
     };
   } catch (e) {
     io.stderr.write(`paravt nano train: ${(e as Error).message}\n\n${HELP}`);
@@ -215,6 +225,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         : widened;
     const resumeFrom = await latestCheckpoint(o.out);
     if (resumeFrom) io.stderr.write(`resuming from ${resumeFrom}\n`);
+    let copies: [number, number] = [0, 0];
     const result = await trainSft({
       suiteDir: o.suite,
       tokenizer,
@@ -241,6 +252,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         : {}),
       ...(o.frameDrill ? { frameDrill: o.frameDrill } : {}),
       ...(o.emphasizeAnswer !== undefined ? { answerEmphasis: o.emphasizeAnswer } : {}),
+      ...(o.permutePalette !== undefined ? { permutePalette: o.permutePalette } : {}),
       resumeFrom,
       sft: {
         ks: o.ks,
@@ -256,11 +268,16 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
       checkpointEvery: o.every,
       outDir: o.out,
       onStep: (m) => {
+        // Palette copies of permuted answers since the last progress line (a few per step).
+        copies[0] += Math.round((m.permutedPaletteAccuracy ?? 0) * (m.permutedPaletteCount ?? 0));
+        copies[1] += m.permutedPaletteCount ?? 0;
         if (m.step % 25 === 0 || m.step === o.steps) {
+          const copied = copies[1] > 0 ? `  copy ${copies[0]}/${copies[1]}` : "";
+          copies = [0, 0];
           io.stderr.write(
             `step ${m.step}/${o.steps}  loss ${m.loss.toFixed(4)}  acc ${(m.tokenAccuracy * 100).toFixed(1)}%` +
               `${m.frameTargetAccuracy !== undefined ? `  frame ${(m.frameTargetAccuracy * 100).toFixed(1)}%` : ""}` +
-              `${m.drillAccuracy !== undefined ? `  drill ${(m.drillAccuracy * 100).toFixed(1)}%` : ""}` +
+              `${m.drillAccuracy !== undefined ? `  drill ${(m.drillAccuracy * 100).toFixed(1)}%` : ""}${copied}` +
               `  ${Math.round(m.tokensPerSecond)} tok/s\n`,
           );
         }
