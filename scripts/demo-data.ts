@@ -8,7 +8,7 @@ const checkpoint = (name: string) => path.resolve(import.meta.dirname, "..", "pa
 // The committed checkpoints (packages/nano/checkpoints, trained by `paravt nano train`): the default
 // and an earlier, smaller one, so the demo has two models to compare.
 export const DEFAULT_MODEL = {
-  name: "nano-default (small, SFT 10000 + 2000 + 3000 + 1500 steps)",
+  name: "nano-default (small, SFT 10000 + 2000 + 3000 + 1500 + 800 + 1500 steps)",
   checkpoint: checkpoint("default"),
   preset: "small",
 };

@@ -94,7 +94,9 @@ for (const e of examples) {
       const group = pieces.group[ids[i + 1]!]!;
       if (group < 0) continue;
       const word = group * 64 + pieces.word[ids[i + 1]!]!;
-      const place = written.has(word) ? "again" : "first time in the turn";
+      // A bare piece follows `<answer>`; the thinking writes the spaced one (tokenizer.ts).
+      const form = pieces.form[ids[i + 1]!] === 0 ? "bare" : "spaced";
+      const place = `${written.has(word) ? "again" : "first time in the turn"}, ${form}`;
       written.add(word);
       let best = 0;
       for (let v = 1; v < V; v++) if (fwd.logits![i * V + v]! > fwd.logits![i * V + best]!) best = v;
