@@ -9,7 +9,7 @@
 //     --suite var/suites/heldout40 [--limit 30]
 import { parseArgs } from "node:util";
 import { generate, mainAgentTurns } from "../src/index";
-import { loadProbe } from "./probe-setup";
+import { loadProbe, Tally } from "./probe-setup";
 
 const { values } = parseArgs({
   options: {
@@ -27,14 +27,8 @@ const { ckpt, model, frames, rows } = await loadProbe({
   keep: (q) => q.type === "oe",
 });
 
-/** Per place (first mention, repeats, answer) and word (color, shape): [right, asked]. */
-const tally = new Map<string, [number, number]>();
-const count = (key: string, right: boolean) => {
-  const t = tally.get(key) ?? [0, 0];
-  t[0] += right ? 1 : 0;
-  t[1]++;
-  tally.set(key, t);
-};
+/** Per place (first mention, repeats, answer) and word (color, shape). */
+const tally = new Tally();
 
 for (const row of rows) {
   const turns = mainAgentTurns(row, { thinkPrefix: true });
@@ -67,10 +61,10 @@ for (const row of rows) {
         forcedPrefix: final.slice(0, cut),
         maxTokens: 1,
       });
-      count(`${place} | ${word}`, g.text.trim() === (word === "color" ? color : shape));
+      tally.count(`${place} | ${word}`, g.text.trim() === (word === "color" ? color : shape));
     }
   }
 }
 
 console.log(`${rows.length} oe final turns at K = 8, teacher-forced; the greedy next word is right:`);
-for (const [key, [right, asked]] of tally) console.log(`  ${key}: ${right}/${asked} = ${(right / asked).toFixed(3)}`);
+for (const line of tally.lines()) console.log(line);

@@ -25,6 +25,7 @@ import {
   toCoreTokens,
   videoFrameSource,
 } from "../src/index";
+import { Tally } from "./probe-setup";
 
 const { values } = parseArgs({
   options: {
@@ -53,14 +54,8 @@ const examples = sftExamples(suite, {
 const pieces = palettePieces(tok);
 const rng = new Mulberry32(20261125);
 
-/** Per "as is/permuted | question type" and "as is/permuted | word group": [right, asked]. */
-const tally = new Map<string, [number, number]>();
-const count = (key: string, right: boolean) => {
-  const t = tally.get(key) ?? [0, 0];
-  t[0] += right ? 1 : 0;
-  t[1]++;
-  tally.set(key, t);
-};
+/** Per "as is/permuted | question type" and "as is/permuted | word group, place, form". */
+const tally = new Tally();
 const GROUP_NAMES = ["shape color", "shape", "scene color"];
 let eligible = 0;
 for (const e of examples) {
@@ -100,8 +95,8 @@ for (const e of examples) {
       written.add(word);
       let best = 0;
       for (let v = 1; v < V; v++) if (fwd.logits![i * V + v]! > fwd.logits![i * V + best]!) best = v;
-      count(`${label} | ${type}`, best === ids[i + 1]);
-      count(`${label} | ${GROUP_NAMES[group]}, ${place}`, best === ids[i + 1]);
+      tally.count(`${label} | ${type}`, best === ids[i + 1]);
+      tally.count(`${label} | ${GROUP_NAMES[group]}, ${place}`, best === ids[i + 1]);
     }
   }
 }
@@ -110,5 +105,4 @@ console.log(
   `${eligible} of ${examples.length} main-agent answers at K = ${values.k} name only words of their text; ` +
     `palette words of the answer the argmax predicts (teacher-forced):`,
 );
-for (const [key, [right, asked]] of [...tally].sort())
-  console.log(`  ${key}: ${right}/${asked} = ${(right / asked).toFixed(3)}`);
+for (const line of tally.lines({ sorted: true })) console.log(line);

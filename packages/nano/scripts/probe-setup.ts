@@ -23,3 +23,22 @@ export async function loadProbe(opts: {
     .slice(0, opts.limit);
   return { ckpt, model, frames, byId, rows };
 }
+
+/** How many of the asked places each probe key got right; printed as "key: right/asked = share". */
+export class Tally {
+  private readonly counts = new Map<string, [number, number]>();
+
+  count(key: string, right: boolean): void {
+    const t = this.counts.get(key) ?? [0, 0];
+    t[0] += right ? 1 : 0;
+    t[1]++;
+    this.counts.set(key, t);
+  }
+
+  /** One line per key, in the order first counted (or sorted by key). */
+  lines(opts: { sorted?: boolean } = {}): string[] {
+    const entries = [...this.counts];
+    if (opts.sorted) entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return entries.map(([key, [right, asked]]) => `  ${key}: ${right}/${asked} = ${(right / asked).toFixed(3)}`);
+  }
+}
