@@ -17,7 +17,7 @@
 // raw text and calls) for reading what the model actually did.
 import { appendFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { hasNonemptyAnswer, hasParseableToolCall, tagsBalanced } from "@paravt/protocol";
+import { extractTimeRange, hasNonemptyAnswer, hasParseableToolCall, tagsBalanced } from "@paravt/protocol";
 import { readSuite, SHAPE_COLORS, SHAPES, type VideoAnnotation } from "@paravt/suite";
 import { loadCoreNanoEngine, runEpisode, scoreEpisode, videoFrameSampler, type Trajectory } from "../src/index";
 
@@ -113,6 +113,42 @@ export function statedTimes(summary: string, a: VideoAnnotation, frameTimes: rea
   return out;
 }
 
+/**
+ * How a `when` answer was read and where its times came from: `inAnswer` when the `<answer>` body
+ * alone holds a range (not SPEC §4's fallback to the first two numbers of the whole turn, which
+ * can score by accident: "from 6 s to 67 s" reads as [6, 67]); `copied` when its start and end are
+ * both times the tool responses state for the target ("A cyan square is in the center from 00:56
+ * to 01:03" or "at 00:56"; MM:SS or seconds).
+ */
+export function groundingSource(finalText: string, target: string, responses: readonly string[]) {
+  const body = /<answer>([\s\S]*?)<\/answer>/.exec(finalText)?.[1];
+  const range = extractTimeRange(finalText);
+  const time = "(\\d+:\\d\\d|\\d+ s)";
+  const sentence = new RegExp(`(?:A|An) ${target} is in the [a-z-]+ (?:from ${time} to ${time}|at ${time})`, "g");
+  const stated = responses.flatMap((r) => [...r.matchAll(sentence)]).map((m) => [m[1] ?? m[3]!, m[2] ?? m[3]!]);
+  const starts = new Set(stated.map(([a]) => summarySeconds(a!)));
+  const ends = new Set(stated.map(([, b]) => summarySeconds(b!)));
+  return {
+    inAnswer: body !== undefined && extractTimeRange(body) !== null,
+    copied: range !== null && starts.has(range[0]) && ends.has(range[1]),
+  };
+}
+
+/** Per K with tools, over `when` questions: IoU thresholds (SPEC §5 R@0.3/0.5/0.7) and sources. */
+const grounding = new Map<
+  number,
+  {
+    n: number;
+    r3: number;
+    r5: number;
+    r7: number;
+    inAnswer: number;
+    copied: number;
+    targetStated: number;
+    chanceR5: number;
+  }
+>();
+
 const copied = { answers: 0, color: 0, shape: 0 };
 const times = { stated: 0, startRight: 0, endRight: 0 };
 const seen = {
@@ -156,6 +192,23 @@ function chanceOf(q: (typeof suite.questions)[number], durationS: number): numbe
       return score(`[${start}, ${start + len}]`);
     }),
   );
+}
+
+/** tvg only: the share of those random windows with hull IoU >= 0.5 (chance of SPEC §5's R@0.5). */
+function chanceR5(q: (typeof suite.questions)[number], durationS: number): number {
+  let state = 0x9e3779b9;
+  const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  let hits = 0;
+  for (let i = 0; i < 400; i++) {
+    const len = 2 + Math.floor(next() * 9);
+    const start = Math.floor(next() * (durationS - len + 1));
+    const s = scoreEpisode(
+      { status: "ok", finalText: `<answer>[${start}, ${start + len}]</answer>` },
+      { questionType: q.type, answer: q.answer },
+    );
+    hits += (s.score ?? 0) >= 0.5 ? 1 : 0;
+  }
+  return hits / 400;
 }
 
 interface Cell {
@@ -208,6 +261,31 @@ for (const k of ks) {
         times.stated += st.stated;
         times.startRight += st.startRight;
         times.endRight += st.endRight;
+      }
+      if (q.type === "tvg" && tools && q.template === "when" && t.status === "ok") {
+        const target = `${q.params.target.color} ${q.params.target.shape}`;
+        const responses = t.turns.flatMap((turn) => turn.toolCalls.map((c) => c.subAgentOutput ?? ""));
+        const src = groundingSource(t.finalText, target, responses);
+        const g = grounding.get(k) ?? {
+          n: 0,
+          r3: 0,
+          r5: 0,
+          r7: 0,
+          inAnswer: 0,
+          copied: 0,
+          targetStated: 0,
+          chanceR5: 0,
+        };
+        const iou = s.score ?? 0;
+        g.n++;
+        g.r3 += iou >= 0.3 ? 1 : 0;
+        g.r5 += iou >= 0.5 ? 1 : 0;
+        g.r7 += iou >= 0.7 ? 1 : 0;
+        g.inAnswer += src.inAnswer ? 1 : 0;
+        g.copied += src.copied ? 1 : 0;
+        g.targetStated += responses.some((r) => r.includes(` ${target} is in the `)) ? 1 : 0;
+        g.chanceR5 += chanceR5(q, video.annotation.durationS);
+        grounding.set(k, g);
       }
       const copy = q.type === "oe" && tools ? answerCopiesThinking(t.turns.at(-1)?.rawText ?? "") : null;
       if (copy) {
@@ -297,6 +375,17 @@ for (const [key, byReason] of failures) {
   console.log(`| ${k} | ${tools === "true" ? "with" : "without"} | ${reasons.join("; ")} |`);
 }
 const ratio = (a: number, b: number) => `${a}/${b} = ${b > 0 ? (a / b).toFixed(3) : "—"}`;
+if (grounding.size > 0) {
+  console.log(
+    "\n| K | `when` with tools | R@0.3 | R@0.5 (chance) | R@0.7 | range in the answer tag | a tool response names the target | answer copies its stated times |",
+  );
+  console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const [k, g] of grounding)
+    console.log(
+      `| ${k} | ${g.n} | ${(g.r3 / g.n).toFixed(3)} | ${(g.r5 / g.n).toFixed(3)} (${(g.chanceR5 / g.n).toFixed(3)}) | ` +
+        `${(g.r7 / g.n).toFixed(3)} | ${g.inAnswer}/${g.n} | ${g.targetStated}/${g.n} | ${g.copied}/${g.n} |`,
+    );
+}
 console.log(
   `\nSub-agent perception over ${seen.summaries} summaries (all K, with tools): background color right ` +
     `${ratio(seen.backgroundRight, seen.backgroundStated)}; named "color shape" pairs present in the window ` +
@@ -322,6 +411,7 @@ if (values.json)
         perception: seen,
         subAgentTimes: times,
         answerCopiesThinking: copied,
+        grounding: Object.fromEntries(grounding),
         formatFailures: Object.fromEntries([...failures].map(([key, m]) => [key, Object.fromEntries(m)])),
       },
       null,

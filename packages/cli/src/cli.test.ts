@@ -153,6 +153,12 @@ describe("paravt command line", () => {
     const badPermute = paravt([...base, "--permute-palette", "0"]);
     expect(badPermute.code).toBe(2);
     expect(badPermute.stderr).toContain("--permute-palette must be a probability in (0, 1] (got 0)");
+    const badRepeat = paravt([...base, "--repeat-template", "when=0"]);
+    expect(badRepeat.code).toBe(2);
+    expect(badRepeat.stderr).toContain("--repeat-template takes TEMPLATE=N with N >= 1, e.g. when=4 (got when=0)");
+    const twice = paravt([...base, "--repeat-template", "when=2,when=3"]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain("--repeat-template names when twice");
     const drillAlone = paravt([...base, "--frame-drill", "2,16"]);
     expect(drillAlone.code).toBe(2);
     expect(drillAlone.stderr).toContain("--frame-drill needs --frame-targets");

@@ -1,9 +1,11 @@
-// The focused experiment of README "Loss emphasis": warm-start a checkpoint on the K = 8 `when`
-// trajectories of a suite only (main agent, think prefix as prompt, aliased video paths), with or
-// without emphasis on the palette words; then run scripts/copy-probe.ts on the result.
+// The focused experiment of README "Loss emphasis": warm-start a checkpoint on the K = 8 (or
+// --ks) `when` trajectories of a suite only (main agent, think prefix as prompt, aliased video
+// paths), with or without emphasis on the palette words; then run scripts/copy-probe.ts on the
+// result. Also the pilot of "MM:SS `when` answers" (a suite generated with --when-answer mmss).
 //
 //   npx tsx packages/nano/scripts/when-focus-sft.ts --init packages/nano/checkpoints/default \
-//     --suite var/suites/train300 --out var/checkpoints/when-focus --steps 300 --lr 1e-3 [--emphasis 10]
+//     --suite var/suites/train300 --out var/checkpoints/when-focus --steps 300 --lr 1e-3 [--emphasis 10] \
+//     [--ks 4,8,16] [--seed 3]
 import { parseArgs } from "node:util";
 import { readSuite } from "@paravt/suite";
 import { defaultTokenizer, loadCheckpoint, paletteTokenIds, trainSft, videoFrameSource } from "../src/index";
@@ -16,25 +18,29 @@ const { values } = parseArgs({
     steps: { type: "string", default: "300" },
     lr: { type: "string", default: "1e-3" },
     emphasis: { type: "string" },
+    ks: { type: "string", default: "8" },
+    seed: { type: "string", default: "3" },
   },
 });
 const tokenizer = defaultTokenizer();
 const ckpt = await loadCheckpoint(values.init, { tokenizer });
 const suite = await readSuite(values.suite);
+const ks = values.ks.split(",").map(Number);
+const seed = Number(values.seed);
 const when = new Set(suite.questions.filter((q) => q.template === "when").map((q) => q.id));
 const started = Date.now();
 await trainSft({
-  suite: { oracle: suite.oracle.filter((r) => r.k === 8 && when.has(r.questionId)) },
+  suite: { oracle: suite.oracle.filter((r) => ks.includes(r.k) && when.has(r.questionId)) },
   frames: videoFrameSource(values.suite, ckpt.config.thumbnail),
   tokenizer,
   modelConfig: ckpt.config,
   initialParameters: ckpt.params,
-  sft: { ks: [8], thinkPrefix: true, subAgents: false, aliasVideoPathsSeed: 3 },
+  sft: { ks, thinkPrefix: true, subAgents: false, aliasVideoPathsSeed: seed },
   ...(values.emphasis ? { emphasis: { tokenIds: paletteTokenIds(tokenizer), weight: Number(values.emphasis) } } : {}),
   steps: Number(values.steps),
   batchSize: 2,
   lr: { kind: "cosine", lr: Number(values.lr), warmupSteps: 10 },
-  seed: 3,
+  seed,
   checkpointEvery: 0,
   outDir: values.out,
   onStep: (m) => {

@@ -169,6 +169,7 @@ export {
   wordsOf,
 } from "./vocabulary";
 export { wtf8Decode, wtf8Encode } from "./wtf8";
+export { repeatTemplates } from "./oversample";
 export { emphasisWeights, lastTurnStart, PALETTE_WORDS, paletteTokenIds, type LossEmphasis } from "./emphasis";
 export {
   drawPermutation,

@@ -80,6 +80,10 @@ describe("paravt suite generate", () => {
         ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--max-minutes", "31"],
         /--max-minutes must be a number in \[1, 30\]/,
       ],
+      [
+        ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--when-answer", "hhmmss"],
+        /--when-answer must be seconds or mmss \(got hhmmss\)/,
+      ],
     ];
     for (const [args, message] of cases) {
       const r = paravt(args);

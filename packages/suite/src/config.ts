@@ -40,6 +40,14 @@ export const SuiteConfigSchema = z
       .min(1)
       .refine((t) => new Set(t).size === t.length, "templates must not repeat")
       .default([...TEMPLATES]),
+    /**
+     * How the oracle's `when` answer turn writes the range (suite README "Oracle trajectories"):
+     * `seconds` "[58, 64]" (start and exclusive end in seconds, what SPEC §2's training IoU reads),
+     * or `mmss` "00:58 - 01:03" (first and last second the shape is visible, as the sub-agents'
+     * summaries write them, read by SPEC §4's evaluation extraction but not by §2's training IoU):
+     * a copy of the tool responses' times instead of a conversion from MM:SS to seconds.
+     */
+    whenAnswer: z.enum(["seconds", "mmss"]).default("seconds"),
     /** libx264 settings; see README "Encoding" for the measurement behind the defaults. */
     crf: z.number().int().min(0).max(51).default(23),
     preset: z.enum(["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow"]).default("veryfast"),

@@ -1,6 +1,8 @@
 import {
   computeReward,
+  extractTimeRange,
   formatReward,
+  hullIou,
   hasParseableToolCall,
   PARA_GRPO,
   parseEvalToolCalls,
@@ -136,6 +138,42 @@ describe("oracle trajectories (default config)", () => {
           expect(s.summary).toContain(`${e.color} ${e.shape} is in the ${e.position}`);
         }
       }
+    }
+  });
+});
+
+describe("oracle trajectories with MM:SS `when` answers (whenAnswer mmss)", () => {
+  const mmssPlan = planSuite({ seed: 3, count: 40, config: { whenAnswer: "mmss" } });
+  const last = (o: OracleRow) => assistantTurns(o).at(-1)!;
+
+  it("differ from the default only in the `when` answer turn", () => {
+    expect(mmssPlan.oracle).toHaveLength(plan.oracle.length);
+    let when = 0;
+    mmssPlan.oracle.forEach((o, i) => {
+      const base = plan.oracle[i]!;
+      expect(o.turns.slice(0, -1)).toEqual(base.turns.slice(0, -1));
+      if (o.questionType !== "tvg") return expect(o).toEqual(base);
+      when++;
+      expect(last(o)).toMatch(
+        /^<think>\nThe \w+ \w+ is visible from \d\d:\d\d to \d\d:\d\d\.\n<\/think>\n<answer>\d\d:\d\d - \d\d:\d\d<\/answer>$/,
+      );
+    });
+    expect(when).toBeGreaterThan(0);
+  });
+
+  it("name the first and last second the shape is visible, which SPEC §4 reads and §2's training IoU does not", () => {
+    for (const o of mmssPlan.oracle.filter((x) => x.questionType === "tvg")) {
+      const q = questions.get(o.questionId)!;
+      const [start, end] = JSON.parse(q.answer) as [number, number];
+      const text = last(o);
+      // The last visible second is end - 1: one second short of the annotation's exclusive end.
+      expect(extractTimeRange(text)).toEqual([start, end - 1]);
+      expect(hullIou(extractTimeRange(text)!, [start, end])).toBeCloseTo((end - 1 - start) / (end - start), 12);
+      const r = computeReward({ completion: completion(o), answer: q.answer, questionType: q.type }, PARA_GRPO);
+      expect(r.accReward).toBe(0);
+      expect(r.formatReward).toBe(1);
+      expect(r.toolReward).toBe(o.rounds.length > 0 ? 0.3 : 0);
+      expect(o.reward.acc).toBe(0);
     }
   });
 });

@@ -25,8 +25,12 @@ export const MAX_CALLS_PER_TURN = 5;
 export const MAX_TOOL_ROUNDS = 3;
 export const MAX_WINDOW_S = 16;
 
-/** The priors the agent reasons with (taken from the generator config). */
-export type Priors = Pick<SuiteConfig, "minEventS" | "maxEventS" | "minGapS" | "minSceneS">;
+/**
+ * The priors the agent reasons with (taken from the generator config), and how it writes a `when`
+ * answer (`whenAnswer`, default "seconds").
+ */
+export type Priors = Pick<SuiteConfig, "minEventS" | "maxEventS" | "minGapS" | "minSceneS"> &
+  Partial<Pick<SuiteConfig, "whenAnswer">>;
 
 type Decision =
   { kind: "answer"; answer: string; reason: string } | { kind: "scan"; runs: [number, number][]; reason: string };
@@ -207,6 +211,17 @@ export function decide(q: SuiteQuestion, k: Knowledge, p: Priors): Decision {
       const startKnown = lo === 0 || before === lo - 1 || hi - p.maxEventS + 1 >= lo;
       const endKnown = hi === k.duration - 1 || after === hi + 1 || lo + p.maxEventS <= hi + 1;
       if (startKnown && endKnown) {
+        if (p.whenAnswer === "mmss") {
+          // The first and last second it is visible, as the summaries write them: the answer is a
+          // copy of the tool responses' times, no arithmetic (a one-second event ends a second later
+          // so that SPEC §4's MM:SS range, which needs end > start, reads it).
+          const range = `${mmss(lo)} - ${mmss(hi > lo ? hi : hi + 1)}`;
+          return {
+            kind: "answer",
+            answer: range,
+            reason: `The ${name} is visible from ${mmss(lo)} to ${mmss(hi)}.`,
+          };
+        }
         const range = formatRange(lo, hi + 1);
         const longest = `no shape lasts longer than ${p.maxEventS} s`;
         const edges = [

@@ -67,6 +67,9 @@ Options:
                            responses: swap the shape colors, shapes and scene colors by a random
                            bijection in the text (not the frames) and train the answer turn only,
                            so the answer learns to copy its words from the text (nano README)
+  --repeat-template LIST   repeat the main-agent trajectories of these question templates, e.g.
+                           when=4: each such trajectory is trained as 4 examples (each its own
+                           aliased path), so a template's answer turn is seen more often
 
 Progress goes to stderr; at the end one JSON line (steps, final loss, token accuracy, seconds,
 checkpoint) goes to stdout. Exit codes: 0 done, 1 training failed, 2 bad arguments.
@@ -76,6 +79,19 @@ Example:
 `;
 
 class UsageError extends Error {}
+
+/** `--repeat-template` "when=4,after=2" -> { when: 4, after: 2 } (a template once, a count >= 1). */
+export function parseTemplateRepeats(text: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const part of text.split(",")) {
+    const m = /^\s*([a-z_]+)\s*=\s*(\d+)\s*$/.exec(part);
+    if (!m || Number(m[2]) < 1)
+      throw new UsageError(`--repeat-template takes TEMPLATE=N with N >= 1, e.g. when=4 (got ${part})`);
+    if (out[m[1]!] !== undefined) throw new UsageError(`--repeat-template names ${m[1]} twice`);
+    out[m[1]!] = Number(m[2]);
+  }
+  return out;
+}
 
 /** The newest `step-NNNNNN` checkpoint under `dir` (what an interrupted run left), if any. */
 async function latestCheckpoint(dir: string): Promise<string | undefined> {
@@ -115,6 +131,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         "emphasize-palette": { type: "string" },
         "emphasize-answer": { type: "string" },
         "permute-palette": { type: "string" },
+        "repeat-template": { type: "string" },
         "main-agent-only": { type: "boolean" },
         "frame-encoding": { type: "string" },
         "sub-agents-only": { type: "boolean" },
@@ -159,6 +176,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
     const permute = v["permute-palette"] === undefined ? undefined : Number(v["permute-palette"]);
     if (permute !== undefined && !(permute > 0 && permute <= 1))
       throw new UsageError(`--permute-palette must be a probability in (0, 1] (got ${v["permute-palette"]})`);
+    const repeats = v["repeat-template"] === undefined ? undefined : parseTemplateRepeats(v["repeat-template"]);
     const ks = v.ks === undefined ? undefined : v.ks.split(",").map((k) => num("ks", k.trim(), 0, true));
     o = {
       suite: v.suite,
@@ -186,6 +204,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
       emphasizeAnswer:
         v["emphasize-answer"] === undefined ? undefined : num("emphasize-answer", v["emphasize-answer"], 1, false),
       permutePalette: permute,
+      repeatTemplates: repeats,
     };
   } catch (e) {
     io.stderr.write(`paravt nano train: ${(e as Error).message}\n\n${HELP}`);
@@ -198,6 +217,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
     modelConfig,
     paletteTokenIds,
     parseFrameTargetOrder,
+    repeatTemplates,
     resetFrameProjection,
     suiteFrameTargets,
     trainSft,
@@ -226,8 +246,23 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
     const resumeFrom = await latestCheckpoint(o.out);
     if (resumeFrom) io.stderr.write(`resuming from ${resumeFrom}\n`);
     let copies: [number, number] = [0, 0];
+    const suite =
+      o.frameTargets !== undefined || o.repeatTemplates
+        ? await (await import("@paravt/suite")).readSuite(o.suite)
+        : undefined;
     const result = await trainSft({
       suiteDir: o.suite,
+      ...(suite && o.repeatTemplates
+        ? {
+            suite: {
+              oracle: repeatTemplates(
+                suite.oracle,
+                new Map(suite.questions.map((q) => [q.id, q.template])),
+                o.repeatTemplates,
+              ),
+            },
+          }
+        : {}),
       tokenizer,
       modelConfig: init
         ? { ...init.config, seed: o.seed }
@@ -243,7 +278,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
       ...(o.frameTargets !== undefined
         ? {
             frameTargets: suiteFrameTargets(
-              (await (await import("@paravt/suite")).readSuite(o.suite)).videos,
+              suite!.videos,
               tokenizer,
               o.frameTargets,
               o.frameTargetOrder === undefined ? undefined : parseFrameTargetOrder(o.frameTargetOrder),

@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { runSubcommand, type CliIo, type Command } from "../command";
 
 const HELP = `Usage: paravt suite generate --seed S --count N --out DIR [--min-minutes A] [--max-minutes B]
+                           [--when-answer seconds|mmss]
 
 Generates the long-video needle suite (@paravt/suite): N synthetic videos rendered and encoded
 to H.264 MP4, their exact annotations, questions (mcq / tvg / oe), oracle trajectories for
@@ -13,6 +14,9 @@ Options:
   --out DIR          output directory (created; files of the same names are replaced)
   --min-minutes A    shortest video in minutes (1-30, default 1)
   --max-minutes B    longest video in minutes (1-30, default 3, or A when A > 3)
+  --when-answer F    how the oracle answers a \`when\` question: seconds "[58, 64]" (default; what
+                     SPEC §2's training IoU reads) or mmss "00:58 - 01:03" (the first and last
+                     second it is visible, copied from the sub-agents' MM:SS; SPEC §4 reads it)
 
 Writes DIR/videos/<id>.mp4, DIR/annotations/<id>.json, DIR/questions.jsonl, DIR/oracle.jsonl,
 DIR/rl.jsonl and DIR/manifest.json (written last). Progress goes to stderr, one line per
@@ -48,6 +52,7 @@ interface GenerateArgs {
   out: string;
   minMinutes?: number;
   maxMinutes?: number;
+  whenAnswer?: "seconds" | "mmss";
 }
 
 function parseGenerate(args: readonly string[]): GenerateArgs {
@@ -63,6 +68,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
         out: { type: "string" },
         "min-minutes": { type: "string" },
         "max-minutes": { type: "string" },
+        "when-answer": { type: "string" },
       },
     });
   } catch (e) {
@@ -72,12 +78,16 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
   if (v.out === undefined || v.out === "") throw new UsageError("--out is required");
   const min = minutes("min-minutes", v["min-minutes"]);
   const max = minutes("max-minutes", v["max-minutes"]);
+  const when = v["when-answer"];
+  if (when !== undefined && when !== "seconds" && when !== "mmss")
+    throw new UsageError(`--when-answer must be seconds or mmss (got ${when})`);
   return {
     seed: integer("seed", v.seed, 0, 0xffffffff),
     count: integer("count", v.count, 1, 10_000),
     out: v.out,
     ...(min === undefined ? {} : { minMinutes: min }),
     ...(max === undefined ? {} : { maxMinutes: max }),
+    ...(when === undefined ? {} : { whenAnswer: when }),
   };
 }
 
@@ -98,6 +108,7 @@ async function generate(args: readonly string[], io: CliIo): Promise<number> {
   let config;
   try {
     config = resolveConfig({
+      ...(opts.whenAnswer === undefined ? {} : { whenAnswer: opts.whenAnswer }),
       ...(opts.minMinutes === undefined ? {} : { minMinutes: opts.minMinutes }),
       // A lone --min-minutes above the default maximum raises the maximum with it.
       ...(opts.maxMinutes !== undefined
