@@ -26,9 +26,15 @@ test("evaluate nano on a needle suite: launch, live runs, results matrix, sample
     .getByRole("group", { name: "Prompt modes" })
     .getByLabel(/^direct/)
     .check();
+  // The form starts at the SPEC §5 headline K = 64, where nano falls apart: it says so and
+  // offers the K nano was measured at.
   const ks = form.getByRole("group", { name: "Overview frames K" });
-  await ks.getByLabel("64").uncheck();
-  await ks.getByLabel("8", { exact: true }).check();
+  await expect(ks.getByLabel("64")).toBeChecked();
+  await expect(form.getByTestId("nano-k-advice")).toContainText("ParaVT-nano is trained on K ≤ 16; at K = 64");
+  await form.getByRole("button", { name: "Use K = 8" }).click();
+  await expect(ks.getByLabel("64")).not.toBeChecked();
+  await expect(ks.getByLabel("8", { exact: true })).toBeChecked();
+  await expect(form.getByTestId("nano-k-advice")).toHaveCount(0);
   // A knob outside its range is refused next to the field, with the schema's reason.
   await form.getByLabel("Max parallel").fill("0");
   await expect(form.getByText("At least one call per turn")).toBeVisible();

@@ -153,6 +153,9 @@ describe("paravt command line", () => {
     const badPermute = paravt([...base, "--permute-palette", "0"]);
     expect(badPermute.code).toBe(2);
     expect(badPermute.stderr).toContain("--permute-palette must be a probability in (0, 1] (got 0)");
+    const badDigits = paravt([...base, "--permute-digits", "2"]);
+    expect(badDigits.code).toBe(2);
+    expect(badDigits.stderr).toContain("--permute-digits must be a probability in (0, 1] (got 2)");
     const badRepeat = paravt([...base, "--repeat-template", "when=0"]);
     expect(badRepeat.code).toBe(2);
     expect(badRepeat.stderr).toContain("--repeat-template takes TEMPLATE=N with N >= 1, e.g. when=4 (got when=0)");

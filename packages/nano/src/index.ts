@@ -170,6 +170,7 @@ export {
 } from "./vocabulary";
 export { wtf8Decode, wtf8Encode } from "./wtf8";
 export { repeatTemplates } from "./oversample";
+export { digitIds, digitPermutable, drawDigitPermutation, permuteDigitIds } from "./digit-permutation";
 export { emphasisWeights, lastTurnStart, PALETTE_WORDS, paletteTokenIds, type LossEmphasis } from "./emphasis";
 export {
   drawPermutation,

@@ -10,6 +10,7 @@ import { emphasisWeights, lastTurnStart, paletteTokenIds, PALETTE_WORDS } from "
 import { FrameTargetsError, parseFrameTargetOrder, suiteFrameTargets } from "./frame-targets";
 import { boxDownsample, frameFeatures, videoFrameSource } from "./frames";
 import { initParameters } from "./init";
+import { digitIds, digitPermutable } from "./digit-permutation";
 import { palettePieces, permutable } from "./palette-permutation";
 import { epochOrder, learningRate, nextBatch, trainSft, TrainError, type TrainSftOptions } from "./train-sft";
 import { defaultTokenizer } from "./vocabulary";
@@ -313,6 +314,52 @@ describe("trainSft", () => {
     expect((err as TrainError).code).toBe("RESUME_MISMATCH");
     const bad = await rejection(trainSft({ ...twoTurns, permutePalette: 1.5 }));
     expect(bad.message).toMatch(/permutePalette must be in \(0, 1\] \(got 1.5\)/);
+  });
+
+  it("digit permutation trains a permuted example's answer turn only, reproducibly, and is part of the resume check", async () => {
+    const digits = digitIds(tok);
+    // A one-video suite with a `when` question, answered in MM:SS: copies of the summaries' times.
+    const mmssDir = (
+      await writeSuite({
+        seed: 4,
+        count: 1,
+        out: join(root, "suite-mmss"),
+        config: { minMinutes: 1, maxMinutes: 1, whenAnswer: "mmss" },
+      })
+    ).dir;
+    const mmss = await readSuite(mmssDir);
+    const when = new Set(mmss.oracle.filter((r) => r.questionType === "tvg").map((r) => r.id));
+    const opts: TrainSftOptions = {
+      ...overfit(),
+      suiteDir: mmssDir,
+      sft: { ks: [4, 8, 16], subAgents: false },
+      filter: (e) => when.has(e.rowId) && digitPermutable(e, lastTurnStart(e.lossMask), digits),
+      steps: 2,
+    };
+    const plain = await trainSft({ ...opts, steps: 1 });
+    expect(plain.examples.length).toBeGreaterThan(0);
+    const out = join(root, "permute-digits");
+    const a = await trainSft({ ...opts, permuteDigits: 1, outDir: out, checkpointEvery: 1 });
+    const e = a.examples.find((x) => x.id === a.metrics[0]!.examples[0])!;
+    const from = lastTurnStart(e.lossMask);
+    expect(tok.decode([...e.ids.subarray(from)])).toMatch(/<answer>\d\d:\d\d - \d\d:\d\d<\/answer>/);
+    expect(a.metrics[0]!.digitPermuted).toBe(1);
+    expect(a.metrics[0]!.permuted).toBeUndefined(); // no palette permutation asked for
+    // Only the answer turn is trained, and its digits are the ones scored as copies.
+    expect(a.metrics[0]!.lossTokens).toBe(e.lossMask.subarray(from).reduce((s, x) => s + x, 0));
+    expect(a.metrics[0]!.lossTokens).toBeLessThan(plain.metrics[0]!.lossTokens);
+    const answerDigits = [...e.ids.subarray(from)].filter((id, j) => digits.includes(id) && e.lossMask[from + j]! > 0);
+    expect(a.metrics[0]!.permutedDigitCount).toBe(answerDigits.length);
+    expect(a.metrics[0]!.permutedDigitAccuracy).toBeGreaterThanOrEqual(0);
+    expect(a.datasetHash).not.toBe(plain.datasetHash);
+    const again = await trainSft({ ...opts, permuteDigits: 1 });
+    expect(again.metrics.map((m) => m.loss)).toEqual(a.metrics.map((m) => m.loss));
+    const resumed = await trainSft({ ...opts, permuteDigits: 1, resumeFrom: a.checkpoints[0]! });
+    expect(resumed.metrics[0]!.loss).toBe(a.metrics[1]!.loss);
+    const err = await rejection(trainSft({ ...opts, resumeFrom: a.checkpoints[0]! }));
+    expect((err as TrainError).code).toBe("RESUME_MISMATCH");
+    const bad = await rejection(trainSft({ ...opts, permuteDigits: 0 }));
+    expect(bad.message).toMatch(/permuteDigits must be in \(0, 1\] \(got 0\)/);
   });
 
   it("frame targets add a weighted perception loss at prompt positions only, and are part of the resume check", async () => {

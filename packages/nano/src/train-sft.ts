@@ -22,6 +22,7 @@ import { frameFeatures, videoFrameSource, type FrameSource } from "./frames";
 import { initParameters, Mulberry32 } from "./init";
 import type { TensorMap } from "./safetensors";
 import { emphasisWeights, lastTurnStart, type LossEmphasis } from "./emphasis";
+import { digitIds, digitPermutable, drawDigitPermutation, permuteDigitIds } from "./digit-permutation";
 import { drawPermutation, palettePieces, permutable, permuteIds } from "./palette-permutation";
 import {
   buildSequence,
@@ -90,6 +91,13 @@ export interface StepMetrics {
   permuted?: number;
   permutedPaletteAccuracy?: number;
   permutedPaletteCount?: number;
+  /**
+   * With `permuteDigits`: how many examples of the batch had their digits permuted, and the share
+   * of the digits of those answer turns the argmax predicts (the copy; chance ~1/10).
+   */
+  digitPermuted?: number;
+  permutedDigitAccuracy?: number;
+  permutedDigitCount?: number;
   /** Assistant (loss) tokens in the batch. */
   lossTokens: number;
   /** Non-padding positions the core processed (inputs of all sequences). */
@@ -166,6 +174,14 @@ export interface TrainSftOptions {
    * its answer turn only. Teaches the answer to copy from the text. Part of the fingerprint.
    */
   permutePalette?: number;
+  /**
+   * Digit permutation (digit-permutation.ts), a probability in (0, 1]: each main-agent example of a
+   * batch whose answer turn's digit runs all appear in its untrained text is, with this
+   * probability, re-labelled by a random bijection of the ten digits (from the seed and the step)
+   * and then trains its answer turn only: the answer's numbers are predictable only by copying.
+   * Independent of `permutePalette` (an example may get both). Part of the fingerprint.
+   */
+  permuteDigits?: number;
   /** Keep only these examples (e.g. one, to overfit a fixed batch). */
   filter?: (e: SftExample, index: number) => boolean;
   /** Total optimizer steps of the run (a resumed run continues up to it). */
@@ -343,6 +359,19 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
     dataHash = createHash("sha256").update(`${dataHash}\0palette-permutation\0${permuteP}`).digest("hex");
   }
   const pieces = permuteP > 0 ? palettePieces(tok) : undefined;
+  const digitP = o.permuteDigits ?? 0;
+  if (o.permuteDigits !== undefined) {
+    if (!(digitP > 0 && digitP <= 1))
+      throw new TrainError("BAD_OPTIONS", `trainSft: permuteDigits must be in (0, 1] (got ${o.permuteDigits})`);
+    dataHash = createHash("sha256").update(`${dataHash}\0digit-permutation\0${digitP}`).digest("hex");
+  }
+  const digits = digitP > 0 ? digitIds(tok) : undefined;
+  const digitSet = new Set(digits ?? []);
+  const digitFrom = examples.map((e) => {
+    if (!digits || e.kind !== "main") return Number.POSITIVE_INFINITY;
+    const from = lastTurnStart(e.lossMask);
+    return digitPermutable(e, from, digits) ? from : Number.POSITIVE_INFINITY;
+  });
   // Per example: where its answer turn starts if it may be permuted, else +Infinity.
   const permuteFrom = examples.map((e) => {
     if (!pieces || e.kind !== "main") return Number.POSITIVE_INFINITY;
@@ -426,10 +455,21 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
     const batchAnswerFrom = next.indices.map((i) => answerFrom[i]!);
     // Which examples this step permutes (palette-permutation.ts) and their relabelled ids.
     const permRng = pieces ? new Mulberry32(epochSeed(seed ^ 0x9a1e77e, step + 1)) : undefined;
-    const batchIds = next.indices.map((i) => {
+    const paletteIds = next.indices.map((i) => {
       const e = examples[i]!;
       if (!permRng || !(permuteFrom[i]! < e.ids.length) || !(permRng.next() < permuteP)) return null;
       return permuteIds(e.ids, drawPermutation(permRng, pieces!), pieces!);
+    });
+    // Digit permutation (digit-permutation.ts), on its own stream, after any palette permutation.
+    const digitRng = digits ? new Mulberry32(epochSeed(seed ^ 0x0d161751, step + 1)) : undefined;
+    const digitPermuted = next.indices.map((i) => {
+      const e = examples[i]!;
+      return !!digitRng && digitFrom[i]! < e.ids.length && digitRng.next() < digitP;
+    });
+    const batchIds = next.indices.map((i, b) => {
+      const ids = paletteIds[b] ?? null;
+      if (!digitPermuted[b]) return ids;
+      return permuteDigitIds(ids ?? examples[i]!.ids, drawDigitPermutation(digitRng!), digits!);
     });
     const B = batchEx.length;
     const seqLen = Math.max(...batchEx.map((e) => e.ids.length)) - 1;
@@ -441,11 +481,15 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
     const frameTimeMs = performance.now() - tf;
     const auxPositions: number[] = []; // flat batch positions holding a frame target
     const copyPositions: number[] = []; // flat positions of palette words in permuted answer turns
+    const digitPositions: number[] = []; // flat positions of digits in digit-permuted answer turns
     batchEx.forEach((e, b) => {
       const n = e.ids.length - 1;
       const ids = batchIds[b] ?? e.ids;
       // A permuted example trains its answer turn only (its earlier turns may describe the frames).
-      const trainFrom = batchIds[b] ? permuteFrom[next.indices[b]!]! : 0;
+      const i0 = next.indices[b]!;
+      const trainFrom = batchIds[b]
+        ? Math.min(paletteIds[b] ? permuteFrom[i0]! : Infinity, digitPermuted[b] ? digitFrom[i0]! : Infinity)
+        : 0;
       inputs += n;
       tokens.set(toCoreTokens(ids.subarray(0, n), tok), b * seqLen);
       targets.set(ids.subarray(1), b * seqLen);
@@ -454,7 +498,8 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
         const trained = i + 1 >= trainFrom ? e.lossMask[i + 1]! : 0;
         mask[b * seqLen + i] = trained * weightOf[ids[i + 1]!]! * turnWeight;
         lossTokens += trained;
-        if (trained > 0 && batchIds[b] && pieces!.group[ids[i + 1]!]! >= 0) copyPositions.push(b * seqLen + i);
+        if (trained > 0 && paletteIds[b] && pieces!.group[ids[i + 1]!]! >= 0) copyPositions.push(b * seqLen + i);
+        if (trained > 0 && digitPermuted[b] && digitSet.has(ids[i + 1]!)) digitPositions.push(b * seqLen + i);
         const f = e.frameIndex[i]!;
         if (f >= 0) frameArr.set(feats[b]![f]!, (b * seqLen + i) * P);
       }
@@ -463,9 +508,12 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
     const batch = { batchSize: B, seqLen, tokens, targets, mask, frames: frameArr };
     lr = learningRate(schedule, step + 1, o.steps);
 
-    const fwd = await model.forward(batch, { logits: auxPositions.length + copyPositions.length > 0 });
+    const fwd = await model.forward(batch, {
+      logits: auxPositions.length + copyPositions.length + digitPositions.length > 0,
+    });
     const auxCorrect = fwd.logits ? argmaxHits(fwd.logits, config.vocabSize, targets, auxPositions) : 0;
     const copyCorrect = fwd.logits ? argmaxHits(fwd.logits, config.vocabSize, targets, copyPositions) : 0;
+    const digitCorrect = fwd.logits ? argmaxHits(fwd.logits, config.vocabSize, targets, digitPositions) : 0;
     const loss = fwd.loss ?? NaN;
     if (!Number.isFinite(loss)) {
       // Let the core name the gradient tensor (its step refuses and leaves the parameters as they are).
@@ -521,9 +569,16 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
       ...(drill ? { drillLoss: drill.loss, drillAccuracy: drill.accuracy } : {}),
       ...(pieces
         ? {
-            permuted: batchIds.filter((x) => x !== null).length,
+            permuted: paletteIds.filter((x) => x !== null).length,
             permutedPaletteCount: copyPositions.length,
             ...(copyPositions.length > 0 ? { permutedPaletteAccuracy: copyCorrect / copyPositions.length } : {}),
+          }
+        : {}),
+      ...(digits
+        ? {
+            digitPermuted: digitPermuted.filter(Boolean).length,
+            permutedDigitCount: digitPositions.length,
+            ...(digitPositions.length > 0 ? { permutedDigitAccuracy: digitCorrect / digitPositions.length } : {}),
           }
         : {}),
       lossTokens,

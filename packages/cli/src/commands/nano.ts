@@ -67,6 +67,11 @@ Options:
                            responses: swap the shape colors, shapes and scene colors by a random
                            bijection in the text (not the frames) and train the answer turn only,
                            so the answer learns to copy its words from the text (nano README)
+  --permute-digits P       with probability P (0 < P <= 1) per main-agent example of a batch whose
+                           answer's digit runs all appear in its question, frame timestamps or
+                           tool responses: swap the ten digits by a random bijection in the text and
+                           train the answer turn only, so the answer learns to copy its numbers
+                           (e.g. the MM:SS of a suite generated with --when-answer mmss)
   --repeat-template LIST   repeat the main-agent trajectories of these question templates, e.g.
                            when=4: each such trajectory is trained as 4 examples (each its own
                            aliased path), so a template's answer turn is seen more often
@@ -132,6 +137,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         "emphasize-answer": { type: "string" },
         "permute-palette": { type: "string" },
         "repeat-template": { type: "string" },
+        "permute-digits": { type: "string" },
         "main-agent-only": { type: "boolean" },
         "frame-encoding": { type: "string" },
         "sub-agents-only": { type: "boolean" },
@@ -176,6 +182,9 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
     const permute = v["permute-palette"] === undefined ? undefined : Number(v["permute-palette"]);
     if (permute !== undefined && !(permute > 0 && permute <= 1))
       throw new UsageError(`--permute-palette must be a probability in (0, 1] (got ${v["permute-palette"]})`);
+    const digits = v["permute-digits"] === undefined ? undefined : Number(v["permute-digits"]);
+    if (digits !== undefined && !(digits > 0 && digits <= 1))
+      throw new UsageError(`--permute-digits must be a probability in (0, 1] (got ${v["permute-digits"]})`);
     const repeats = v["repeat-template"] === undefined ? undefined : parseTemplateRepeats(v["repeat-template"]);
     const ks = v.ks === undefined ? undefined : v.ks.split(",").map((k) => num("ks", k.trim(), 0, true));
     o = {
@@ -205,6 +214,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         v["emphasize-answer"] === undefined ? undefined : num("emphasize-answer", v["emphasize-answer"], 1, false),
       permutePalette: permute,
       repeatTemplates: repeats,
+      permuteDigits: digits,
     };
   } catch (e) {
     io.stderr.write(`paravt nano train: ${(e as Error).message}\n\n${HELP}`);
@@ -246,6 +256,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
     const resumeFrom = await latestCheckpoint(o.out);
     if (resumeFrom) io.stderr.write(`resuming from ${resumeFrom}\n`);
     let copies: [number, number] = [0, 0];
+    let digitCopies: [number, number] = [0, 0];
     const suite =
       o.frameTargets !== undefined || o.repeatTemplates
         ? await (await import("@paravt/suite")).readSuite(o.suite)
@@ -288,6 +299,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
       ...(o.frameDrill ? { frameDrill: o.frameDrill } : {}),
       ...(o.emphasizeAnswer !== undefined ? { answerEmphasis: o.emphasizeAnswer } : {}),
       ...(o.permutePalette !== undefined ? { permutePalette: o.permutePalette } : {}),
+      ...(o.permuteDigits !== undefined ? { permuteDigits: o.permuteDigits } : {}),
       resumeFrom,
       sft: {
         ks: o.ks,
@@ -306,13 +318,17 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         // Palette copies of permuted answers since the last progress line (a few per step).
         copies[0] += Math.round((m.permutedPaletteAccuracy ?? 0) * (m.permutedPaletteCount ?? 0));
         copies[1] += m.permutedPaletteCount ?? 0;
+        digitCopies[0] += Math.round((m.permutedDigitAccuracy ?? 0) * (m.permutedDigitCount ?? 0));
+        digitCopies[1] += m.permutedDigitCount ?? 0;
         if (m.step % 25 === 0 || m.step === o.steps) {
           const copied = copies[1] > 0 ? `  copy ${copies[0]}/${copies[1]}` : "";
+          const digitsCopied = digitCopies[1] > 0 ? `  digits ${digitCopies[0]}/${digitCopies[1]}` : "";
           copies = [0, 0];
+          digitCopies = [0, 0];
           io.stderr.write(
             `step ${m.step}/${o.steps}  loss ${m.loss.toFixed(4)}  acc ${(m.tokenAccuracy * 100).toFixed(1)}%` +
               `${m.frameTargetAccuracy !== undefined ? `  frame ${(m.frameTargetAccuracy * 100).toFixed(1)}%` : ""}` +
-              `${m.drillAccuracy !== undefined ? `  drill ${(m.drillAccuracy * 100).toFixed(1)}%` : ""}${copied}` +
+              `${m.drillAccuracy !== undefined ? `  drill ${(m.drillAccuracy * 100).toFixed(1)}%` : ""}${copied}${digitsCopied}` +
               `  ${Math.round(m.tokensPerSecond)} tok/s\n`,
           );
         }

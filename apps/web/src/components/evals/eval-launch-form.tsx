@@ -16,6 +16,7 @@ import {
   initialLaunchForm,
   K_CHOICES,
   LOCKED_KNOBS,
+  nanoKAdvice,
   preview,
   previewText,
   validateLaunch,
@@ -80,6 +81,7 @@ export function EvalLaunchForm({ projectId }: { projectId: string }) {
   const check = useMemo(() => validateLaunch(projectId, form, modelRows), [projectId, form, modelRows]);
   const plan = useMemo(() => preview(form, datasetRows), [form, datasetRows]);
   const changed = changedFromLocked(form);
+  const kAdvice = useMemo(() => nanoKAdvice(form, modelRows), [form, modelRows]);
 
   function update(field: string, patch: Partial<LaunchFormState>) {
     setForm((f) => ({ ...f, ...patch }));
@@ -151,6 +153,14 @@ export function EvalLaunchForm({ projectId }: { projectId: string }) {
                 onChange={(e) => update("ks", { otherKs: e.target.value })}
               />
             </Field>
+            {kAdvice && (
+              <Alert tone="info">
+                <span data-testid="nano-k-advice">{kAdvice}</span>{" "}
+                <Button type="button" size="sm" variant="ghost" onClick={() => update("ks", { ks: [8], otherKs: "" })}>
+                  Use K = 8
+                </Button>
+              </Alert>
+            )}
           </div>
         </div>
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   changedFromLocked,
   initialLaunchForm,
+  nanoKAdvice,
   preview,
   previewText,
   validateLaunch,
@@ -120,5 +121,19 @@ describe("launch preview", () => {
 
   it("says what is missing when nothing is chosen", () => {
     expect(previewText(preview(form(), DATASETS))).toMatch(/^Pick models/);
+  });
+});
+
+describe("nano K advice", () => {
+  it("speaks when a nano checkpoint is asked for a K it was not trained on, and only then", () => {
+    // The form starts at the SPEC §5 headline K = 64.
+    expect(nanoKAdvice(form({ modelIds: ["m_nano"] }), MODELS)).toBe(
+      "nano: ParaVT-nano is trained on K ≤ 16; at K = 64 expect mostly format failures (the default checkpoint: compliance 0.22 at K = 64, 0.96 at K = 8).",
+    );
+    expect(nanoKAdvice(form({ modelIds: ["m_nano", "m_vllm"], ks: [8], otherKs: "32, 128" }), MODELS)).toMatch(
+      /^nano: .* at K = 32, 128 expect/,
+    );
+    expect(nanoKAdvice(form({ modelIds: ["m_nano"], ks: [4, 8, 16] }), MODELS)).toBeNull();
+    expect(nanoKAdvice(form({ modelIds: ["m_vllm", "m_ext"] }), MODELS)).toBeNull();
   });
 });

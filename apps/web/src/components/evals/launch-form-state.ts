@@ -160,6 +160,31 @@ export function changedFromLocked(s: LaunchFormState): string[] {
   return changed;
 }
 
+/** The largest overview K the committed ParaVT-nano checkpoints were trained on (nano README). */
+export const NANO_TRAINED_MAX_K = 16;
+
+/**
+ * A note when a chosen ParaVT-nano checkpoint is asked for a K beyond what it was trained on: the
+ * default checkpoint falls apart at K = 64 (format compliance 0.217 on the held-out suite, against
+ * 0.958 at K = 8; nano README "Quality bar"), so a new user evaluating with the SPEC §5 headline
+ * K would see mostly failures. Null when nothing to say. Advice, not an error: K = 64 is a
+ * legitimate measurement.
+ */
+export function nanoKAdvice(
+  s: Pick<LaunchFormState, "modelIds" | "ks" | "otherKs">,
+  models: readonly { id: string; name: string; kind: (typeof MODEL_KINDS)[number] }[],
+): string | null {
+  const nano = models.filter((m) => m.kind === "NANO_CHECKPOINT" && s.modelIds.includes(m.id));
+  const beyond = [...new Set([...s.ks, ...otherKValues(s.otherKs).values])]
+    .filter((k) => k > NANO_TRAINED_MAX_K)
+    .sort((a, b) => a - b);
+  if (nano.length === 0 || beyond.length === 0) return null;
+  return (
+    `${nano.map((m) => m.name).join(", ")}: ParaVT-nano is trained on K ≤ ${NANO_TRAINED_MAX_K}; at K = ` +
+    `${beyond.join(", ")} expect mostly format failures (the default checkpoint: compliance 0.22 at K = 64, 0.96 at K = 8).`
+  );
+}
+
 export interface LaunchPreview {
   runs: number;
   /** Samples per run, per chosen dataset (after the sample limit; the split is applied at launch). */
