@@ -180,3 +180,11 @@ export {
   PERMUTED_GROUPS,
   type PalettePieces,
 } from "./palette-permutation";
+export {
+  exportGpuDataset,
+  GPU_EXPORT_FORMAT,
+  importGpuModel,
+  type GpuExportOptions,
+  type GpuExportResult,
+  type GpuImportOptions,
+} from "./gpu-export";

@@ -1,0 +1,95 @@
+// SFT training throughput of the two trainers on the same data, batch and weights, in one run:
+// the compute core (`trainSft`, C++ on the CPU, the reference) vs the PyTorch mirror
+// (packages/nano/gpu/train_sft.py) on the same CPU. On a GPU machine only the PyTorch side can
+// run (no Node.js there); its figure comes from the training logs (README).
+//
+// Both start from the committed default checkpoint and train the export of one small suite
+// (gpu-export.ts: the default recipe's examples, frame targets and palette emphasis), no
+// permutation, batch --batch for --steps steps; tokens/s counts input tokens (padding excluded)
+// over steps 3.. (after warm-up). Needs python3 with numpy and torch (a CPU wheel:
+// `pip install /opt/wheels/torch-*.whl` on the development machines). No assertion: a measurement.
+//
+// Usage (from the repository root): npx tsx bench/nano/trainer.ts [--batch 8] [--steps 12]
+// Results: bench/nano/README.md "Trainers"; raw figures: bench/out/nano-trainer.json.
+import { execFile } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import { availableParallelism, loadavg } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs, promisify } from "node:util";
+import { readSuite, writeSuite } from "@paravt/suite";
+import { getThreads } from "@paravt/kernels";
+import {
+  defaultTokenizer,
+  exportGpuDataset,
+  loadCheckpoint,
+  paletteTokenIds,
+  suiteFrameTargets,
+  trainSft,
+} from "../../packages/nano/src/index";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, "../..");
+const out = join(repo, "bench/out/nano-trainer");
+const init = join(repo, "packages/nano/checkpoints/default");
+const { values } = parseArgs({
+  options: { batch: { type: "string", default: "8" }, steps: { type: "string", default: "12" } },
+});
+const batch = Number(values.batch);
+const steps = Number(values.steps);
+
+await mkdir(out, { recursive: true });
+const suiteDir = (await writeSuite({ seed: 5, count: 6, out: join(out, "suite") })).dir;
+const data = join(out, "data");
+const exported = await exportGpuDataset({ suiteDir, init, out: data });
+console.log(`export: ${exported.examples} examples, ${exported.tokens} tokens, ${exported.frames} frames`);
+
+// The core: the same examples (the export's options), frame targets and emphasis.
+const tokenizer = defaultTokenizer();
+const ckpt = await loadCheckpoint(init, { tokenizer, moments: false });
+const suite = await readSuite(suiteDir);
+const core = await trainSft({
+  suite,
+  tokenizer,
+  modelConfig: ckpt.config,
+  initialParameters: ckpt.params,
+  sft: { ks: [4, 8, 16], thinkPrefix: true, aliasVideoPathsSeed: 9 },
+  emphasis: { tokenIds: paletteTokenIds(tokenizer), weight: 2 },
+  frameTargets: suiteFrameTargets(suite.videos, tokenizer, 3),
+  suiteDir,
+  steps,
+  batchSize: batch,
+  lr: { kind: "constant", lr: 1e-4 },
+  seed: 9,
+});
+const timed = core.metrics.slice(2);
+const coreTps = timed.reduce((s, m) => s + m.tokens, 0) / (timed.reduce((s, m) => s + m.stepTimeMs, 0) / 1000);
+console.log(`core: ${coreTps.toFixed(0)} tokens/s (${getThreads()} threads)`);
+
+const { stdout } = await promisify(execFile)(
+  "python3",
+  [
+    "train_sft.py",
+    ...["--data", data, "--init", join(init, "model.safetensors"), "--out", join(out, "torch")],
+    ...["--steps", String(steps), "--batch", String(batch), "--lr", "1e-4", "--warmup", "1"],
+    ...["--permute-palette", "0", "--permute-digits", "0", "--snapshots", ""],
+  ],
+  { cwd: join(repo, "packages/nano/gpu"), maxBuffer: 1 << 24 },
+);
+const torchTps = Number(/throughput: (\d+) tokens\/s/.exec(stdout)?.[1]);
+const parity = /parity: .*/.exec(stdout)?.[0] ?? "";
+console.log(`torch (CPU): ${torchTps} tokens/s; ${parity}`);
+const result = {
+  date: new Date().toISOString(),
+  cpus: availableParallelism(),
+  load: loadavg(),
+  batch,
+  steps,
+  coreThreads: getThreads(),
+  coreTokensPerSecond: coreTps,
+  torchCpuTokensPerSecond: torchTps,
+  ratio: torchTps / coreTps,
+  parity,
+};
+console.log(`torch / core: ${result.ratio.toFixed(2)}x`);
+await writeFile(join(repo, "bench/out/nano-trainer.json"), JSON.stringify(result, null, 2));

@@ -1,0 +1,165 @@
+"""The numpy half of the GPU trainer (no PyTorch needed): safetensors in the core's layout, and the
+export of `scripts/gpu-sft.ts` with the trainer's per-example batch assembly (train-sft.ts trainSft:
+palette and digit permutation on the answer turn, emphasis weights, frame targets)."""
+
+import gzip
+import json
+import lzma
+import os
+import struct
+
+import numpy as np
+
+NEVER = 2**30
+
+
+def read_safetensors(path):
+    """(ordered [(name, float32 array)], metadata) of an F32 safetensors file."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    (n,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8 : 8 + n])
+    meta = header.pop("__metadata__", {})
+    entries = sorted(header.items(), key=lambda kv: kv[1]["data_offsets"][0])
+    out = []
+    for name, e in entries:
+        assert e["dtype"] == "F32", f"{name}: dtype {e['dtype']}"
+        b, end = e["data_offsets"]
+        arr = np.frombuffer(raw, dtype="<f4", count=(end - b) // 4, offset=8 + n + b).reshape(e["shape"])
+        out.append((name, arr.copy()))
+    return out, meta
+
+
+def write_safetensors(path, named, metadata):
+    """Tensors in the given order, contiguous (the reader in safetensors.ts requires the tiling)."""
+    header, blobs, off = {}, [], 0
+    for name, t in named:
+        a = t.detach().float().cpu().numpy() if hasattr(t, "detach") else np.asarray(t)
+        data = np.ascontiguousarray(a, dtype="<f4").tobytes()
+        header[name] = {"dtype": "F32", "shape": list(t.shape), "data_offsets": [off, off + len(data)]}
+        blobs.append(data)
+        off += len(data)
+    header["__metadata__"] = {k: str(v) for k, v in metadata.items()}
+    h = json.dumps(header).encode()
+    h += b" " * ((8 - len(h) % 8) % 8)
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(struct.pack("<Q", len(h)) + h)
+        for b in blobs:
+            f.write(b)
+    os.replace(tmp, path)
+
+
+def _array(d, name, dtype):
+    """`name` as written by the export, or its .xz / .gz (xz is what travels to a GPU machine)."""
+    path = os.path.join(d, name)
+    for ext, opener in (("", open), (".xz", lzma.open), (".gz", gzip.open)):
+        if os.path.exists(path + ext):
+            with opener(path + ext, "rb") as f:
+                return np.frombuffer(f.read(), dtype=dtype)
+    raise FileNotFoundError(f"{path} (nor .xz, .gz)")
+
+
+class Data:
+    """The export's arrays and the trainer's per-example batch assembly (train-sft.ts trainSft)."""
+
+    def __init__(self, d):
+        self.meta = json.load(open(os.path.join(d, "meta.json")))
+        m = self.meta
+        self.table = _array(d, "examples.i32", "<i4").reshape(-1, 8)
+        self.ids = _array(d, "ids.i16", "<i2").astype(np.int64)
+        self.loss = _array(d, "loss.u8", np.uint8)
+        self.frame = _array(d, "frame.i32", "<i4").astype(np.int64)
+        self.ftarget = _array(d, "ftarget.i16", "<i2").astype(np.int64)
+        th = m["thumbnail"]
+        self.frames = _array(d, "frames.u8", np.uint8).reshape(-1, th["height"] * th["width"], 3)
+        assert len(self.frames) == m["frames"], (len(self.frames), m["frames"])
+        self.V = m["vocabSize"]
+        self.pad = m["pad"]
+        self.frame_id = m["frameId"]
+        self.emph = np.asarray(m["emphasisWeights"], dtype=np.float32)
+        self.ft_weight = float(m["frameTargetWeight"])
+        self.digits = np.asarray(m["digits"], dtype=np.int64)
+        pal = m["palette"]
+        self.groups = pal["groups"]  # [group][word][form] -> id
+        self.vowel = pal["vowelWords"]
+        self.art_a, self.art_an = pal["articles"].get("a"), pal["articles"].get("an")
+        self.shape_color_ids = np.zeros(self.V, dtype=bool)
+        for word in self.groups[0]:
+            for i in word:
+                self.shape_color_ids[i] = True
+
+    def features(self, rows=None):
+        """[F, P] float32: rgb / 127.5 - 1, then (rgb - lower channel median) / 127.5 (config.ts)."""
+        fr = self.frames if rows is None else self.frames[rows]
+        k = (fr.shape[1] - 1) // 2  # the lower median's 0-based rank (channelMedians)
+        med = np.sort(fr, axis=1)[:, k : k + 1, :].astype(np.float32)  # [F, 1, 3]
+        x = fr.astype(np.float32)
+        return np.concatenate([(x / 127.5 - 1).reshape(len(fr), -1), ((x - med) / 127.5).reshape(len(fr), -1)], 1)
+
+    def draw_maps(self, rng, palette, digits):
+        """The token map of one example's permutations (identity where none)."""
+        mp = np.arange(self.V, dtype=np.int64)
+        perm0 = None
+        if palette:
+            for g, words in enumerate(self.groups):
+                perm = rng.permutation(len(words))
+                if g == 0:
+                    perm0 = perm
+                for w, forms in enumerate(words):
+                    for f, i in enumerate(forms):
+                        mp[i] = words[perm[w]][f]
+        if digits:
+            perm = rng.permutation(10)
+            mp[self.digits] = self.digits[perm]
+        return mp, perm0
+
+    def example(self, x, rng, p_palette, p_digits, plain=False):
+        off, n, kind, answer_from, pal_from, dig_from, template, _ = self.table[x]
+        ids = self.ids[off : off + n]
+        pal = not plain and pal_from < NEVER and rng.random() < p_palette
+        dig = not plain and dig_from < NEVER and rng.random() < p_digits
+        mp, perm0 = self.draw_maps(rng, pal, dig)
+        ids2 = mp[ids]
+        if pal and self.art_a is not None and self.art_an is not None:
+            # " A" / " An" before a shape colour follows the new colour (palette-permutation.ts).
+            at = np.nonzero(self.shape_color_ids[ids[1:]] & np.isin(ids2[:-1], [self.art_a, self.art_an]))[0]
+            for i in at:
+                new = ids2[i + 1]
+                word = next(w for w, forms in enumerate(self.groups[0]) if new in forms)
+                ids2[i] = self.art_an if self.vowel[0][word] else self.art_a
+        train_from = min(pal_from if pal else NEVER, dig_from if dig else NEVER) if (pal or dig) else 0
+        targets = ids2[1:].copy()
+        pos = np.arange(n - 1)
+        w = np.where(pos + 1 >= train_from, self.loss[off + 1 : off + n], 0).astype(np.float32) * self.emph[targets]
+        trained = w > 0
+        copy_pal = trained & pal & self.is_palette(targets)
+        copy_dig = trained & dig & np.isin(targets, self.digits)
+        ft = self.ftarget[off : off + n - 1]
+        has = ft >= 0
+        targets[has] = ft[has]
+        w[has] = self.ft_weight
+        return ids2[:-1], targets, w, self.frame[off : off + n - 1], copy_pal, copy_dig
+
+    def is_palette(self, t):
+        if not hasattr(self, "_pal"):
+            self._pal = np.zeros(self.V, dtype=bool)
+            for words in self.groups:
+                for forms in words:
+                    self._pal[forms] = True
+        return self._pal[t]
+
+    def batch(self, xs, rng, p_palette, p_digits, plain=False):
+        parts = [self.example(x, rng, p_palette, p_digits, plain) for x in xs]
+        L = max(len(p[0]) for p in parts)
+        B = len(parts)
+        tok = np.full((B, L), self.pad, dtype=np.int64)
+        tgt = np.full((B, L), self.pad, dtype=np.int64)
+        w = np.zeros((B, L), dtype=np.float32)
+        fr = np.full((B, L), -1, dtype=np.int64)
+        cp = np.zeros((B, L), dtype=bool)
+        cd = np.zeros((B, L), dtype=bool)
+        for b, (a, t, ww, f, c1, c2) in enumerate(parts):
+            n = len(a)
+            tok[b, :n], tgt[b, :n], w[b, :n], fr[b, :n], cp[b, :n], cd[b, :n] = a, t, ww, f, c1, c2
+        return tok, tgt, w, fr, cp, cd

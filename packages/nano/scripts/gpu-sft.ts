@@ -1,0 +1,52 @@
+// The GPU trainer's two ends from the command line (gpu/README.md; src/gpu-export.ts):
+//
+//   npx tsx packages/nano/scripts/gpu-sft.ts export --suite var/suites/train1000m \
+//     --out var/gpu/data [--init packages/nano/checkpoints/default] [--videos 600] [--ks 4,8,16] [--seed 9]
+//   npx tsx packages/nano/scripts/gpu-sft.ts import --model OUT/model-final.safetensors \
+//     --out var/checkpoints/gpu --step N --seed S [--init packages/nano/checkpoints/default]
+import { parseArgs } from "node:util";
+import { exportGpuDataset, importGpuModel } from "../src/index";
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    suite: { type: "string" },
+    init: { type: "string", default: "packages/nano/checkpoints/default" },
+    out: { type: "string" },
+    model: { type: "string" },
+    videos: { type: "string" },
+    ks: { type: "string", default: "4,8,16" },
+    seed: { type: "string", default: "9" },
+    step: { type: "string" },
+  },
+});
+const need = (name: string, v: string | undefined): string => {
+  if (!v) throw new Error(`gpu-sft ${positionals[0]}: --${name} is required`);
+  return v;
+};
+if (positionals[0] === "export") {
+  const r = await exportGpuDataset({
+    suiteDir: need("suite", values.suite),
+    init: values.init,
+    out: need("out", values.out),
+    videos: values.videos === undefined ? undefined : Number(values.videos),
+    ks: values.ks.split(",").map(Number),
+    seed: Number(values.seed),
+    onProgress: (line) => process.stderr.write(`  ${line}\n`),
+  });
+  process.stderr.write(
+    `wrote ${values.out}: ${r.examples} examples, ${r.tokens} tokens, ${r.frames} frames; ` +
+      `parity batch loss ${r.parity.loss}\n`,
+  );
+} else if (positionals[0] === "import") {
+  await importGpuModel({
+    model: need("model", values.model),
+    init: values.init,
+    out: need("out", values.out),
+    step: Number(need("step", values.step)),
+    seed: Number(values.seed),
+  });
+  process.stderr.write(`wrote ${values.out} (step ${values.step})\n`);
+} else {
+  throw new Error("usage: gpu-sft.ts export|import … (see the comment at the top)");
+}

@@ -1,0 +1,101 @@
+// The GPU trainer's contract with the core, checked where no GPU and no PyTorch are: the export
+// carries the trainer's examples, and the numpy mirror of the model (gpu/parity_numpy.py, the
+// same forward and batch assembly as gpu/train_sft.py) reproduces the core trainer's loss on the
+// export's parity batch; a model.safetensors written by gpu/nano_data.py imports to a checkpoint
+// with the same weights, and a file of another shape or origin is refused.
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { writeSuite } from "@paravt/suite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadCheckpoint } from "./checkpoint";
+import { exportGpuDataset, GPU_EXPORT_FORMAT, importGpuModel } from "./gpu-export";
+
+const run = promisify(execFile);
+const INIT = fileURLToPath(new URL("../checkpoints/default", import.meta.url));
+const GPU = fileURLToPath(new URL("../gpu", import.meta.url));
+let root = "";
+let suiteDir = "";
+let data = "";
+let exported: Awaited<ReturnType<typeof exportGpuDataset>>;
+
+/** Runs Python in gpu/ (where nano_data.py is importable). */
+const python = (...args: string[]) => run("python3", args, { cwd: GPU, maxBuffer: 1 << 24 });
+
+/** Writes `init`'s weights through nano_data.write_safetensors, with `transform` applied in Python. */
+async function pythonModel(out: string, metadata: Record<string, string>, transform = "a") {
+  const code = [
+    "import sys, json, numpy as np",
+    "from nano_data import read_safetensors, write_safetensors",
+    "named, _ = read_safetensors(sys.argv[1])",
+    `write_safetensors(sys.argv[2], [(n, (lambda n, a: ${transform})(n, a)) for n, a in named], json.loads(sys.argv[3]))`,
+  ].join("\n");
+  await python("-c", code, join(INIT, "model.safetensors"), out, JSON.stringify(metadata));
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "nano-gpu-"));
+  suiteDir = (
+    await writeSuite({ seed: 3, count: 1, out: join(root, "suite"), config: { minMinutes: 1, maxMinutes: 1 } })
+  ).dir;
+  data = join(root, "data");
+  exported = await exportGpuDataset({ suiteDir, init: INIT, out: data });
+}, 120_000);
+afterAll(async () => rm(root, { recursive: true, force: true }));
+
+describe("exportGpuDataset", () => {
+  it("writes every array at the size its meta names, with the trainer's eligibility per example", async () => {
+    const meta = JSON.parse(await readFile(join(data, "meta.json"), "utf8"));
+    expect(meta.format).toBe(GPU_EXPORT_FORMAT);
+    expect(meta.tokens).toBe(exported.tokens);
+    const size = async (f: string) => (await stat(join(data, f))).size;
+    expect(await size("examples.i32")).toBe(exported.examples * 8 * 4);
+    expect(await size("ids.i16")).toBe(exported.tokens * 2);
+    expect(await size("loss.u8")).toBe(exported.tokens);
+    expect(await size("frame.i32")).toBe(exported.tokens * 4);
+    expect(exported.frames).toBeGreaterThan(0);
+    const table = new Int32Array((await readFile(join(data, "examples.i32"))).buffer.slice(0));
+    const rows = Array.from({ length: exported.examples }, (_, x) => table.subarray(x * 8, x * 8 + 8));
+    // Sub-agent examples are never permuted; some main-agent answers are (their answer turn).
+    expect(rows.filter((r) => r[2] === 1).every((r) => r[4] === 2 ** 30 && r[5] === 2 ** 30)).toBe(true);
+    expect(rows.some((r) => r[2] === 0 && r[4] === r[3])).toBe(true);
+    expect(rows.reduce((s, r) => s + r[1]!, 0)).toBe(exported.tokens);
+  });
+
+  it("the numpy mirror of the model reproduces the core trainer's loss on the parity batch", async () => {
+    const { stdout } = await python("parity_numpy.py", "--data", data, "--init", join(INIT, "model.safetensors"));
+    const rel = Number(/relative difference ([\d.e+-]+)/.exec(stdout)?.[1]);
+    expect(rel).toBeLessThan(1e-4);
+    expect(exported.parity.loss).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe("importGpuModel", () => {
+  it("turns a model.safetensors written by nano_data.py into a checkpoint with the same weights", async () => {
+    const file = join(root, "model.safetensors");
+    await pythonModel(file, { dataset: exported.datasetHash, step: "7" });
+    const out = join(root, "imported");
+    await importGpuModel({ model: file, init: INIT, out, step: 7, seed: 21 });
+    const [a, b] = await Promise.all([loadCheckpoint(out), loadCheckpoint(INIT, { moments: false })]);
+    expect(a.training.step).toBe(7);
+    expect(a.training.dataCursor.datasetHash).toBe(exported.datasetHash);
+    expect(a.training.optimizer).toBeNull();
+    for (const [name, t] of b.params) expect(a.params.get(name)!.data).toEqual(t.data);
+  });
+
+  it("refuses a file without the export's fingerprint, and one of another shape by tensor name", async () => {
+    const bare = join(root, "bare.safetensors");
+    await pythonModel(bare, {});
+    await expect(importGpuModel({ model: bare, init: INIT, out: join(root, "x"), step: 1, seed: 1 })).rejects.toThrow(
+      /no dataset fingerprint/,
+    );
+    const cut = join(root, "cut.safetensors");
+    await pythonModel(cut, { dataset: exported.datasetHash }, 'a[:-1] if n == "wte" else a');
+    await expect(importGpuModel({ model: cut, init: INIT, out: join(root, "y"), step: 1, seed: 1 })).rejects.toThrow(
+      /wte/,
+    );
+  });
+});

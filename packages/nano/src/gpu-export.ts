@@ -1,0 +1,259 @@
+// The two ends of the GPU trainer (gpu/README.md): `exportGpuDataset` writes a suite's SFT
+// examples, exactly as `paravt nano train` builds them, to flat binary files that
+// gpu/train_sft.py reads with numpy; `importGpuModel` turns the model.safetensors it writes back
+// into a checkpoint that the core, nano-quality and the workbench load.
+//
+// Files of an export (little-endian; n = tokens over all examples, E examples, F frames):
+//   meta.json      vocabulary size, special ids, palette and digit tables, emphasis weights, the
+//                  frame-target weight, template names, the dataset fingerprint, and the parity
+//                  batch (4 example indices and the core trainer's loss on them)
+//   examples.i32   [E, 8]: offset, length, kind (0 main, 1 sub), answerFrom, paletteFrom,
+//                  digitFrom, template index, 0   (a "from" of 2^30 = never)
+//   ids.i16        [n] token ids
+//   loss.u8        [n] lossMask
+//   frame.i32      [n] global frame index of a slot, -1 elsewhere
+//   ftarget.i16    [n] the frame target trained at input position i, -1 for none
+//   frames.u8.gz   [F, h, w, 3] RGB24 thumbnails (the pipeline of frames.ts), gzip
+// The per-step augmentations (palette and digit permutation) are drawn by the Python side; what
+// decides them per example (answerFrom, paletteFrom, digitFrom) is computed here by the trainer's
+// own functions, so the two cannot disagree on eligibility.
+
+import { createWriteStream } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
+import { readSuite } from "@paravt/suite";
+import { loadCheckpoint, saveCheckpoint, type Checkpoint } from "./checkpoint";
+import { digitIds, digitPermutable } from "./digit-permutation";
+import { emphasisWeights, lastTurnStart, paletteTokenIds } from "./emphasis";
+import { suiteFrameTargets } from "./frame-targets";
+import { videoFrameSource } from "./frames";
+import { palettePieces, permutable, PERMUTED_GROUPS } from "./palette-permutation";
+import { readSafetensorsFile } from "./safetensors";
+import { datasetHash, sftExamples, type FrameRef, type SftOptions } from "./sequence";
+import { trainSft } from "./train-sft";
+import type { Tokenizer } from "./tokenizer";
+import { defaultTokenizer } from "./vocabulary";
+
+export const GPU_EXPORT_FORMAT = "paravt-nano-gpu-sft";
+const NEVER = 2 ** 30;
+
+export interface GpuExportOptions {
+  suiteDir: string;
+  /** The checkpoint whose config (thumbnail, context) the export follows and whose weights the parity batch uses. */
+  init: string;
+  out: string;
+  /** The first N videos of the suite only (what fits a device machine's transfer); default all. */
+  videos?: number;
+  /** `paravt nano train`'s --ks, --alias-video-paths seed; the think prefix is always on (the default recipe). */
+  ks?: readonly number[];
+  seed?: number;
+  /** --frame-targets and --emphasize-palette of the default recipe. */
+  frameTargetWeight?: number;
+  paletteEmphasis?: number;
+  onProgress?: (line: string) => void;
+}
+
+export interface GpuExportResult {
+  examples: number;
+  tokens: number;
+  frames: number;
+  datasetHash: string;
+  parity: { examples: number[]; loss: number };
+}
+
+/** Writes the export of `o.suiteDir` to `o.out` (see the file list at the top). */
+export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportResult> {
+  const tokenizer = defaultTokenizer();
+  const ckpt = await loadCheckpoint(o.init, { tokenizer, moments: false });
+  const full = await readSuite(o.suiteDir);
+  const kept = new Set(full.videos.slice(0, o.videos).map((v) => v.file));
+  const suite = { ...full, oracle: full.oracle.filter((r) => kept.has(r.video)) };
+  const seed = o.seed ?? 9;
+  const sft: Omit<SftOptions, "contextLength"> = {
+    ks: o.ks ?? [4, 8, 16],
+    thinkPrefix: true,
+    aliasVideoPathsSeed: seed,
+  };
+  const examples = sftExamples(suite, { ...sft, tokenizer, contextLength: ckpt.config.contextLength }).examples;
+  if (examples.length === 0) throw new Error(`exportGpuDataset: no SFT example in ${o.suiteDir}`);
+  const frameTargets = suiteFrameTargets(suite.videos, tokenizer, o.frameTargetWeight ?? 3);
+  const emphasis = { tokenIds: paletteTokenIds(tokenizer), weight: o.paletteEmphasis ?? 2 };
+  const templates = [...new Set(suite.questions.map((q) => q.template))].sort();
+  const templateOfRow = new Map(
+    suite.oracle.map((r) => [r.id, suite.questions.find((q) => q.id === r.questionId)!.template]),
+  );
+  const arrays = flatten(examples, tokenizer, (e) => templates.indexOf(templateOfRow.get(e.rowId)!), frameTargets);
+  await mkdir(o.out, { recursive: true });
+  const write = (name: string, a: ArrayBufferView) =>
+    writeFile(join(o.out, name), new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  await Promise.all([
+    write("examples.i32", arrays.table),
+    write("ids.i16", arrays.ids),
+    write("loss.u8", arrays.loss),
+    write("frame.i32", arrays.frame),
+    write("ftarget.i16", arrays.ftarget),
+  ]);
+  await writeThumbnails(o, ckpt, arrays.frameRefs);
+
+  // The parity batch: the trainer's own loss on its first batch of 4 (no permutation), from the
+  // init weights. train_sft.py and parity_numpy.py recompute it before they do anything else.
+  const parityRun = await trainSft({
+    suite,
+    frames: videoFrameSource(o.suiteDir, ckpt.config.thumbnail),
+    tokenizer,
+    modelConfig: ckpt.config,
+    initialParameters: ckpt.params,
+    sft,
+    emphasis,
+    frameTargets,
+    steps: 1,
+    batchSize: Math.min(4, examples.length),
+    lr: { kind: "constant", lr: 1e-9 },
+    seed,
+  });
+  const m = parityRun.metrics[0]!;
+  const index = new Map(examples.map((e, i) => [e.id, i]));
+  const result: GpuExportResult = {
+    examples: examples.length,
+    tokens: arrays.ids.length,
+    frames: arrays.frameRefs.length,
+    datasetHash: datasetHash(examples),
+    parity: { examples: m.examples.map((id) => index.get(id)!), loss: m.loss },
+  };
+  const pieces = palettePieces(tokenizer);
+  const meta = {
+    format: GPU_EXPORT_FORMAT,
+    version: 1,
+    suite: o.suiteDir,
+    init: o.init,
+    sft,
+    model: ckpt.config,
+    vocabSize: tokenizer.size,
+    pad: tokenizer.pad,
+    frameId: tokenizer.frame,
+    thumbnail: ckpt.config.thumbnail,
+    templates,
+    emphasisWeights: [...emphasisWeights(emphasis, tokenizer.size)],
+    frameTargetWeight: frameTargets.weight,
+    digits: digitIds(tokenizer),
+    palette: {
+      groups: pieces.ids,
+      articles: pieces.articles,
+      vowelWords: PERMUTED_GROUPS.map((ws) => ws.map((w) => /^[aeiou]/.test(w))),
+    },
+    ...result,
+  };
+  await writeFile(join(o.out, "meta.json"), JSON.stringify(meta));
+  return result;
+}
+
+/** The examples as flat arrays, and the distinct frames they use (in first-use order). */
+function flatten(
+  examples: ReturnType<typeof sftExamples>["examples"],
+  tokenizer: Tokenizer,
+  templateIndex: (e: (typeof examples)[number]) => number,
+  frameTargets: ReturnType<typeof suiteFrameTargets>,
+) {
+  const pieces = palettePieces(tokenizer);
+  const digits = digitIds(tokenizer);
+  const n = examples.reduce((s, e) => s + e.ids.length, 0);
+  const table = new Int32Array(examples.length * 8);
+  const ids = new Int16Array(n);
+  const loss = new Uint8Array(n);
+  const frame = new Int32Array(n).fill(-1);
+  const ftarget = new Int16Array(n).fill(-1);
+  const frameIds = new Map<string, number>();
+  const frameRefs: FrameRef[] = [];
+  let offset = 0;
+  examples.forEach((e, x) => {
+    const len = e.ids.length;
+    const answerFrom = e.kind === "main" ? lastTurnStart(e.lossMask) : NEVER;
+    const paletteFrom = e.kind === "main" && permutable(e, answerFrom, pieces) ? answerFrom : NEVER;
+    const digitFrom = e.kind === "main" && digitPermutable(e, answerFrom, digits) ? answerFrom : NEVER;
+    table.set([offset, len, e.kind === "main" ? 0 : 1, answerFrom, paletteFrom, digitFrom, templateIndex(e), 0], x * 8);
+    ids.set(e.ids, offset);
+    loss.set(e.lossMask, offset);
+    for (let i = 0; i < len; i++) {
+      const f = e.frameIndex[i]!;
+      if (f < 0) continue;
+      const ref = e.frames[f]!;
+      const key = `${ref.video}\0${ref.t}`;
+      let g = frameIds.get(key);
+      if (g === undefined) {
+        g = frameRefs.length;
+        frameIds.set(key, g);
+        frameRefs.push(ref);
+      }
+      frame[offset + i] = g;
+      // As the trainer's placeFrameTargets: the slot and the positions after it, where nothing
+      // else is trained and no other frame sits.
+      frameTargets.tokensOf(ref).forEach((id, j) => {
+        const pos = i + j;
+        if (pos >= len - 1 || e.lossMask[pos + 1] || (j > 0 && e.frameIndex[pos]! >= 0)) return;
+        ftarget[offset + pos] = id;
+      });
+    }
+    offset += len;
+  });
+  return { table, ids, loss, frame, ftarget, frameRefs };
+}
+
+/** frames.u8.gz: each frame's RGB24 thumbnail, decoded by the trainer's own frame source. */
+async function writeThumbnails(o: GpuExportOptions, ckpt: Checkpoint, refs: readonly FrameRef[]) {
+  const source = videoFrameSource(o.suiteDir, ckpt.config.thumbnail);
+  const gz = createGzip({ level: 6 });
+  const done = pipeline(gz, createWriteStream(join(o.out, "frames.u8.gz")));
+  const t0 = Date.now();
+  for (let i = 0; i < refs.length; i += 2000) {
+    const thumbs = await source.thumbnails(refs.slice(i, i + 2000));
+    for (const t of thumbs) if (!gz.write(t)) await new Promise((r) => gz.once("drain", r));
+    o.onProgress?.(
+      `frames ${Math.min(i + 2000, refs.length)}/${refs.length} (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+    );
+  }
+  gz.end();
+  await done;
+}
+
+export interface GpuImportOptions {
+  /** model.safetensors written by gpu/train_sft.py (the core's layout, F32). */
+  model: string;
+  /** The checkpoint it was trained from: config and tokenizer. */
+  init: string;
+  out: string;
+  step: number;
+  seed: number;
+}
+
+/**
+ * A checkpoint (no optimizer state) from a GPU-trained model.safetensors; saveCheckpoint checks
+ * every tensor against the init's layout, so a file of another config is refused by name.
+ */
+export async function importGpuModel(o: GpuImportOptions): Promise<void> {
+  const tokenizer = defaultTokenizer();
+  const init = await loadCheckpoint(o.init, { tokenizer, moments: false });
+  const file = await readSafetensorsFile(o.model);
+  const dataset = file.metadata.dataset;
+  if (!dataset || !/^[0-9a-f]{64}$/.test(dataset)) {
+    throw new Error(`${o.model}: no dataset fingerprint in its metadata (was it written by gpu/train_sft.py?)`);
+  }
+  await saveCheckpoint(
+    o.out,
+    {
+      config: init.config,
+      tokenizer,
+      params: file.tensors,
+      training: {
+        step: o.step,
+        seed: o.seed,
+        rng: init.training.rng,
+        dataCursor: { epoch: 0, position: 0, datasetHash: dataset },
+        optimizer: null,
+      },
+      moments: null,
+    },
+    { overwrite: true },
+  );
+}
