@@ -19,14 +19,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import { readSuite, writeSuite } from "@paravt/suite";
 import { getThreads } from "@paravt/kernels";
-import {
-  defaultTokenizer,
-  exportGpuDataset,
-  loadCheckpoint,
-  paletteTokenIds,
-  suiteFrameTargets,
-  trainSft,
-} from "../../packages/nano/src/index";
+import { defaultTokenizer, exportGpuDataset, loadCheckpoint, gpuRecipe, trainSft } from "../../packages/nano/src/index";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
@@ -44,7 +37,7 @@ const data = join(out, "data");
 const exported = await exportGpuDataset({ suiteDir, init, out: data });
 console.log(`export: ${exported.examples} examples, ${exported.tokens} tokens, ${exported.frames} frames`);
 
-// The core: the same examples (the export's options), frame targets and emphasis.
+// The core: the export's examples, frame targets and emphasis (gpuRecipe, as exportGpuDataset).
 const tokenizer = defaultTokenizer();
 const ckpt = await loadCheckpoint(init, { tokenizer, moments: false });
 const suite = await readSuite(suiteDir);
@@ -53,9 +46,7 @@ const core = await trainSft({
   tokenizer,
   modelConfig: ckpt.config,
   initialParameters: ckpt.params,
-  sft: { ks: [4, 8, 16], thinkPrefix: true, aliasVideoPathsSeed: 9 },
-  emphasis: { tokenIds: paletteTokenIds(tokenizer), weight: 2 },
-  frameTargets: suiteFrameTargets(suite.videos, tokenizer, 3),
+  ...gpuRecipe(suite.videos, tokenizer),
   suiteDir,
   steps,
   batchSize: batch,

@@ -85,9 +85,9 @@ class Data:
         self.vowel = pal["vowelWords"]
         self.art_a, self.art_an = pal["articles"].get("a"), pal["articles"].get("an")
         self.shape_color_ids = np.zeros(self.V, dtype=bool)
-        for word in self.groups[0]:
-            for i in word:
-                self.shape_color_ids[i] = True
+        self.shape_color_ids[[i for forms in self.groups[0] for i in forms]] = True
+        self.palette_ids = np.zeros(self.V, dtype=bool)
+        self.palette_ids[[i for words in self.groups for forms in words for i in forms]] = True
 
     def features(self, rows=None):
         """[F, P] float32: rgb / 127.5 - 1, then (rgb - lower channel median) / 127.5 (config.ts)."""
@@ -133,21 +133,13 @@ class Data:
         pos = np.arange(n - 1)
         w = np.where(pos + 1 >= train_from, self.loss[off + 1 : off + n], 0).astype(np.float32) * self.emph[targets]
         trained = w > 0
-        copy_pal = trained & pal & self.is_palette(targets)
+        copy_pal = trained & pal & self.palette_ids[targets]
         copy_dig = trained & dig & np.isin(targets, self.digits)
         ft = self.ftarget[off : off + n - 1]
         has = ft >= 0
         targets[has] = ft[has]
         w[has] = self.ft_weight
         return ids2[:-1], targets, w, self.frame[off : off + n - 1], copy_pal, copy_dig
-
-    def is_palette(self, t):
-        if not hasattr(self, "_pal"):
-            self._pal = np.zeros(self.V, dtype=bool)
-            for words in self.groups:
-                for forms in words:
-                    self._pal[forms] = True
-        return self._pal[t]
 
     def batch(self, xs, rng, p_palette, p_digits, plain=False):
         parts = [self.example(x, rng, p_palette, p_digits, plain) for x in xs]

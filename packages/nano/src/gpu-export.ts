@@ -71,20 +71,17 @@ export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportRe
   const kept = new Set(full.videos.slice(0, o.videos).map((v) => v.file));
   const suite = { ...full, oracle: full.oracle.filter((r) => kept.has(r.video)) };
   const seed = o.seed ?? 9;
-  const sft: Omit<SftOptions, "contextLength"> = {
-    ks: o.ks ?? [4, 8, 16],
-    thinkPrefix: true,
-    aliasVideoPathsSeed: seed,
-  };
+  const { sft, emphasis, frameTargets } = gpuRecipe(suite.videos, tokenizer, o);
   const examples = sftExamples(suite, { ...sft, tokenizer, contextLength: ckpt.config.contextLength }).examples;
   if (examples.length === 0) throw new Error(`exportGpuDataset: no SFT example in ${o.suiteDir}`);
-  const frameTargets = suiteFrameTargets(suite.videos, tokenizer, o.frameTargetWeight ?? 3);
-  const emphasis = { tokenIds: paletteTokenIds(tokenizer), weight: o.paletteEmphasis ?? 2 };
   const templates = [...new Set(suite.questions.map((q) => q.template))].sort();
-  const templateOfRow = new Map(
-    suite.oracle.map((r) => [r.id, suite.questions.find((q) => q.id === r.questionId)!.template]),
+  const templateOfQuestion = new Map(suite.questions.map((q) => [q.id, q.template]));
+  const templateOfRow = new Map(suite.oracle.map((r) => [r.id, templateOfQuestion.get(r.questionId)!]));
+  const pieces = palettePieces(tokenizer);
+  const digits = digitIds(tokenizer);
+  const arrays = flatten(examples, { pieces, digits, frameTargets }, (e) =>
+    templates.indexOf(templateOfRow.get(e.rowId)!),
   );
-  const arrays = flatten(examples, tokenizer, (e) => templates.indexOf(templateOfRow.get(e.rowId)!), frameTargets);
   await mkdir(o.out, { recursive: true });
   const write = (name: string, a: ArrayBufferView) =>
     writeFile(join(o.out, name), new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
@@ -122,7 +119,6 @@ export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportRe
     datasetHash: datasetHash(examples),
     parity: { examples: m.examples.map((id) => index.get(id)!), loss: m.loss },
   };
-  const pieces = palettePieces(tokenizer);
   const meta = {
     format: GPU_EXPORT_FORMAT,
     version: 1,
@@ -137,7 +133,7 @@ export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportRe
     templates,
     emphasisWeights: [...emphasisWeights(emphasis, tokenizer.size)],
     frameTargetWeight: frameTargets.weight,
-    digits: digitIds(tokenizer),
+    digits,
     palette: {
       groups: pieces.ids,
       articles: pieces.articles,
@@ -149,15 +145,42 @@ export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportRe
   return result;
 }
 
+/**
+ * The default recipe's training options that an export carries (`paravt nano train --ks 4,8,16
+ * --think-prefix --alias-video-paths --frame-targets 3 --emphasize-palette 2`, nano README
+ * "Default checkpoint"); also what bench/nano/trainer.ts gives the core for the same data.
+ */
+export function gpuRecipe(
+  videos: Parameters<typeof suiteFrameTargets>[0],
+  tokenizer: Tokenizer,
+  o: Pick<GpuExportOptions, "ks" | "seed" | "frameTargetWeight" | "paletteEmphasis"> = {},
+) {
+  const sft: Omit<SftOptions, "contextLength"> = {
+    ks: o.ks ?? [4, 8, 16],
+    thinkPrefix: true,
+    aliasVideoPathsSeed: o.seed ?? 9,
+  };
+  return {
+    sft,
+    emphasis: { tokenIds: paletteTokenIds(tokenizer), weight: o.paletteEmphasis ?? 2 },
+    frameTargets: suiteFrameTargets(videos, tokenizer, o.frameTargetWeight ?? 3),
+  };
+}
+
 /** The examples as flat arrays, and the distinct frames they use (in first-use order). */
 function flatten(
   examples: ReturnType<typeof sftExamples>["examples"],
-  tokenizer: Tokenizer,
+  {
+    pieces,
+    digits,
+    frameTargets,
+  }: {
+    pieces: ReturnType<typeof palettePieces>;
+    digits: number[];
+    frameTargets: ReturnType<typeof suiteFrameTargets>;
+  },
   templateIndex: (e: (typeof examples)[number]) => number,
-  frameTargets: ReturnType<typeof suiteFrameTargets>,
 ) {
-  const pieces = palettePieces(tokenizer);
-  const digits = digitIds(tokenizer);
   const n = examples.reduce((s, e) => s + e.ids.length, 0);
   const table = new Int32Array(examples.length * 8);
   const ids = new Int16Array(n);

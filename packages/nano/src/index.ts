@@ -183,6 +183,7 @@ export {
 export {
   exportGpuDataset,
   GPU_EXPORT_FORMAT,
+  gpuRecipe,
   importGpuModel,
   type GpuExportOptions,
   type GpuExportResult,
