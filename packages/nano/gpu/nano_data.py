@@ -88,6 +88,10 @@ class Data:
         self.shape_color_ids[[i for forms in self.groups[0] for i in forms]] = True
         self.palette_ids = np.zeros(self.V, dtype=bool)
         self.palette_ids[[i for words in self.groups for forms in words for i in forms]] = True
+        self.digit_value = np.full(self.V, -1, dtype=np.int64)
+        self.digit_value[self.digits] = np.arange(10)
+        self.colon = m.get("timeColon")  # absent in exports before the time shift
+        self.when = m["templates"].index("when") if "when" in m["templates"] else -1
 
     def features(self, rows=None):
         """[F, P] float32: rgb / 127.5 - 1, then (rgb - lower channel median) / 127.5 (config.ts)."""
@@ -114,13 +118,54 @@ class Data:
             mp[self.digits] = self.digits[perm]
         return mp, perm0
 
-    def example(self, x, rng, p_palette, p_digits, plain=False):
+    def times(self, ids, lo, hi):
+        """[(position, seconds)] of every MM:SS in ids[lo:hi] (five pieces: d d ':' d d)."""
+        v = self.digit_value[ids[lo:hi]]
+        if self.colon is None or hi - lo < 5:
+            return []
+        dd = (v[:-4] >= 0) & (v[1:-3] >= 0) & (ids[lo + 2 : hi - 2] == self.colon) & (v[3:-1] >= 0) & (v[4:] >= 0)
+        at = np.nonzero(dd)[0]
+        return [(lo + i, (v[i] * 10 + v[i + 1]) * 60 + v[i + 3] * 10 + v[i + 4]) for i in at]
+
+    def time_shift(self, ids, n, off, answer_from, rng, max_s):
+        """The spans to rewrite and a shift d for a `when` answer that copies the tool responses' times.
+
+        Tool responses are the untrained text after the first assistant turn starts (the main
+        agent's context holds no other MM:SS there). Eligible when every time the answer turn writes
+        is also a time of a response; d moves every response time and every answer time by the same
+        seconds, within 0..max_s, so the answer is predictable only from the target's sentence.
+        """
+        loss = self.loss[off : off + n]
+        first = int(np.argmax(loss > 0))
+        said = [(i, t) for i, t in self.times(ids, first, answer_from) if loss[i] == 0]
+        wrote = self.times(ids, answer_from, n)
+        if not wrote or not said or not {t for _, t in wrote} <= {t for _, t in said}:
+            return None
+        spans = said + wrote
+        lo, hi = min(t for _, t in spans), max(t for _, t in spans)
+        if hi - lo > max_s:
+            return None
+        return spans, int(rng.integers(-lo, max_s - hi + 1))
+
+    def example(self, x, rng, p_palette, p_digits, plain=False, p_shift=0.0, shift_max_s=299):
         off, n, kind, answer_from, pal_from, dig_from, template, _ = self.table[x]
         ids = self.ids[off : off + n]
         pal = not plain and pal_from < NEVER and rng.random() < p_palette
         dig = not plain and dig_from < NEVER and rng.random() < p_digits
+        shift = None
+        if not plain and not dig and kind == 0 and template == self.when and p_shift > 0 and rng.random() < p_shift:
+            shift = self.time_shift(ids, n, off, answer_from, rng, shift_max_s)
         mp, perm0 = self.draw_maps(rng, pal, dig)
         ids2 = mp[ids]
+        key = np.zeros(n, dtype=bool)  # the first time the answer turn writes: found only in the target's sentence
+        if shift is not None:
+            spans, d = shift
+            for i, t in spans:
+                t += d
+                ids2[i : i + 5] = self.digits[[t // 600, t // 60 % 10, 0, t % 60 // 10, t % 10]]
+                ids2[i + 2] = self.colon
+            first = min(i for i, _ in spans if i >= answer_from)
+            key[[first, first + 1, first + 3, first + 4]] = True
         if pal and self.art_a is not None and self.art_an is not None:
             # " A" / " An" before a shape colour follows the new colour (palette-permutation.ts).
             at = np.nonzero(self.shape_color_ids[ids[1:]] & np.isin(ids2[:-1], [self.art_a, self.art_an]))[0]
@@ -128,21 +173,24 @@ class Data:
                 new = ids2[i + 1]
                 word = next(w for w, forms in enumerate(self.groups[0]) if new in forms)
                 ids2[i] = self.art_an if self.vowel[0][word] else self.art_a
-        train_from = min(pal_from if pal else NEVER, dig_from if dig else NEVER) if (pal or dig) else 0
+        froms = [f for f, on in ((pal_from, pal), (dig_from, dig), (answer_from, shift is not None)) if on]
+        train_from = min(froms) if froms else 0
         targets = ids2[1:].copy()
         pos = np.arange(n - 1)
         w = np.where(pos + 1 >= train_from, self.loss[off + 1 : off + n], 0).astype(np.float32) * self.emph[targets]
         trained = w > 0
         copy_pal = trained & pal & self.palette_ids[targets]
-        copy_dig = trained & dig & np.isin(targets, self.digits)
+        copy_dig = trained & (dig or shift is not None) & np.isin(targets, self.digits)
+        key_dig = trained & key[1:]
         ft = self.ftarget[off : off + n - 1]
         has = ft >= 0
         targets[has] = ft[has]
         w[has] = self.ft_weight
-        return ids2[:-1], targets, w, self.frame[off : off + n - 1], copy_pal, copy_dig
+        return ids2[:-1], targets, w, self.frame[off : off + n - 1], copy_pal, copy_dig, key_dig
 
-    def batch(self, xs, rng, p_palette, p_digits, plain=False):
-        parts = [self.example(x, rng, p_palette, p_digits, plain) for x in xs]
+    def batch(self, xs, rng, p_palette, p_digits, plain=False, p_shift=0.0):
+        """(tokens, targets, weights, frame rows, palette-copy mask, digit-copy mask, key-digit mask)."""
+        parts = [self.example(x, rng, p_palette, p_digits, plain, p_shift) for x in xs]
         L = max(len(p[0]) for p in parts)
         B = len(parts)
         tok = np.full((B, L), self.pad, dtype=np.int64)
@@ -151,7 +199,8 @@ class Data:
         fr = np.full((B, L), -1, dtype=np.int64)
         cp = np.zeros((B, L), dtype=bool)
         cd = np.zeros((B, L), dtype=bool)
-        for b, (a, t, ww, f, c1, c2) in enumerate(parts):
+        ck = np.zeros((B, L), dtype=bool)
+        for b, (a, t, ww, f, c1, c2, c3) in enumerate(parts):
             n = len(a)
-            tok[b, :n], tgt[b, :n], w[b, :n], fr[b, :n], cp[b, :n], cd[b, :n] = a, t, ww, f, c1, c2
-        return tok, tgt, w, fr, cp, cd
+            tok[b, :n], tgt[b, :n], w[b, :n], fr[b, :n], cp[b, :n], cd[b, :n], ck[b, :n] = a, t, ww, f, c1, c2, c3
+        return tok, tgt, w, fr, cp, cd, ck

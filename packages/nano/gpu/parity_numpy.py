@@ -53,7 +53,7 @@ def main():
     data = Data(args.data)
     p = {n: a.astype(np.float64) for n, a in read_safetensors(args.init)[0]}
     par = data.meta["parity"]
-    tok, tgt, w, fr, _, _ = data.batch(par["examples"], np.random.default_rng(0), 0, 0, plain=True)
+    tok, tgt, w, fr, *_ = data.batch(par["examples"], np.random.default_rng(0), 0, 0, plain=True)
     logits = forward(p, data.meta["model"], tok, fr, data.features().astype(np.float64))
     z = logits - logits.max(-1, keepdims=True)
     logp = z - np.log(np.exp(z).sum(-1, keepdims=True))

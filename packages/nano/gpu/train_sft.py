@@ -90,6 +90,8 @@ def main():
     ap.add_argument("--seed", type=int, default=20)
     ap.add_argument("--permute-palette", type=float, default=0.5)
     ap.add_argument("--permute-digits", type=float, default=0.5)
+    ap.add_argument("--shift-times", type=float, default=0.0,
+                    help="probability that a `when` main-agent example's response and answer times move by one random offset")
     ap.add_argument("--repeat", default="", help="template=N,… (e.g. when=4): main-agent examples drawn N times")
     ap.add_argument("--snapshots", default="0.25,0.5,0.75", help="fractions of the run that also save a model")
     args = ap.parse_args()
@@ -108,7 +110,7 @@ def main():
     # Parity with the core (full fp32).
     torch.backends.cuda.matmul.allow_tf32 = False
     par = data.meta["parity"]
-    tok, tgt, w, fr, _, _ = (torch.from_numpy(v).to(dev) for v in data.batch(par["examples"], np.random.default_rng(0), 0, 0, plain=True))
+    tok, tgt, w, fr, *_ = (torch.from_numpy(v).to(dev) for v in data.batch(par["examples"], np.random.default_rng(0), 0, 0, plain=True))
     with torch.no_grad():
         logits = model(tok, fr, feats)
         ce = F.cross_entropy(logits.view(-1, data.V), tgt.view(-1), reduction="none").view(tgt.shape)
@@ -135,7 +137,7 @@ def main():
         while True:
             order = rng.permutation(pool)
             for i in range(0, len(order) - args.batch + 1, args.batch):
-                q.put(data.batch(order[i : i + args.batch], rng, args.permute_palette, args.permute_digits))
+                q.put(data.batch(order[i : i + args.batch], rng, args.permute_palette, args.permute_digits, p_shift=args.shift_times))
 
     for k in range(3):  # numpy releases the GIL in most of the assembly
         threading.Thread(target=producer, args=(k,), daemon=True).start()
@@ -151,7 +153,7 @@ def main():
     budget = args.minutes * 60 - (time.time() - t_start)
     snaps = sorted(float(s) for s in args.snapshots.split(",") if s)
     saved = set()
-    acc = {"loss": 0.0, "n": 0, "pal": [0, 0], "dig": [0, 0], "tok": [0, 0]}
+    acc = {"loss": 0.0, "n": 0, "pal": [0, 0], "dig": [0, 0], "key": [0, 0], "tok": [0, 0]}
     t0 = time.time()
     step = 0
 
@@ -163,7 +165,7 @@ def main():
 
     timed = {"tokens": 0, "since": None}  # throughput over steps 3.. (after warm-up)
     while step < total:
-        tok, tgt, w, fr, cp, cd = (torch.from_numpy(v).to(dev, non_blocking=True) for v in q.get())
+        tok, tgt, w, fr, cp, cd, ck = (torch.from_numpy(v).to(dev, non_blocking=True) for v in q.get())
         step += 1
         if step == 3:
             timed["since"] = time.time()
@@ -185,7 +187,7 @@ def main():
             hit = logits.argmax(-1) == tgt
             acc["loss"] += float(loss)
             acc["n"] += 1
-            for key, m in (("pal", cp), ("dig", cd), ("tok", w > 0)):
+            for key, m in (("pal", cp), ("dig", cd), ("key", ck), ("tok", w > 0)):
                 acc[key][0] += int((hit & m).sum())
                 acc[key][1] += int(m.sum())
         if step == 50 and not args.steps:
@@ -195,8 +197,8 @@ def main():
         if step % 200 == 0 or step == total:
             r = lambda k: f"{acc[k][0] / acc[k][1]:.3f}" if acc[k][1] else "-"
             print(f"step {step}/{total} loss {acc['loss'] / acc['n']:.4f} acc {r('tok')} palette-copy {r('pal')} "
-                  f"digit-copy {r('dig')} lr {lr:.2e} {time.time() - t_start:.0f} s", flush=True)
-            acc = {"loss": 0.0, "n": 0, "pal": [0, 0], "dig": [0, 0], "tok": [0, 0]}
+                  f"digit-copy {r('dig')} key-digits {r('key')} lr {lr:.2e} {time.time() - t_start:.0f} s", flush=True)
+            acc = {"loss": 0.0, "n": 0, "pal": [0, 0], "dig": [0, 0], "key": [0, 0], "tok": [0, 0]}
         for s in snaps:
             if s not in saved and step >= s * total and total < 10**9:
                 saved.add(s)

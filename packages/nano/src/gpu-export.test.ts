@@ -2,7 +2,9 @@
 // carries the trainer's examples, and the numpy mirror of the model (gpu/parity_numpy.py, the
 // same forward and batch assembly as gpu/train_sft.py) reproduces the core trainer's loss on the
 // export's parity batch; a model.safetensors written by gpu/nano_data.py imports to a checkpoint
-// with the same weights, and a file of another shape or origin is refused.
+// with the same weights, and a file of another shape or origin is refused; the time shift of
+// nano_data.py moves a `when` answer's times together with the tool responses' and trains only its
+// answer turn.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -38,8 +40,14 @@ async function pythonModel(out: string, metadata: Record<string, string>, transf
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "nano-gpu-"));
-  suiteDir = (
-    await writeSuite({ seed: 3, count: 1, out: join(root, "suite"), config: { minMinutes: 1, maxMinutes: 1 } })
+  suiteDir = // Seed 8's `when` answers copy the tool responses' MM:SS times, which is what the time shift moves.
+  (
+    await writeSuite({
+      seed: 8,
+      count: 1,
+      out: join(root, "suite"),
+      config: { minMinutes: 1, maxMinutes: 1, whenAnswer: "mmss" },
+    })
   ).dir;
   data = join(root, "data");
   exported = await exportGpuDataset({ suiteDir, init: INIT, out: data });
@@ -70,6 +78,50 @@ describe("exportGpuDataset", () => {
     const rel = Number(/relative difference ([\d.e+-]+)/.exec(stdout)?.[1]);
     expect(rel).toBeLessThan(1e-4);
     expect(exported.parity.loss).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+/** Checks every eligible `when` example of the export under a forced time shift (Python raises on a violation). */
+const SHIFT_CHECK = `
+import sys, json, numpy as np
+from nano_data import Data
+d = Data(sys.argv[1])
+out = {"when": 0, "shifted": 0, "moved": 0}
+for x, (off, n, kind, answer_from, _, _, template, _) in enumerate(d.table):
+    if kind != 0 or template != d.when:
+        continue
+    out["when"] += 1
+    ids = d.ids[off : off + n]
+    if d.time_shift(ids, n, off, answer_from, np.random.default_rng(0), 299) is None:
+        continue
+    tok, tgt, w, fr, cp, cd, ck = d.example(x, np.random.default_rng(x), 0, 0, p_shift=1.0)
+    new = np.concatenate([tok, tgt[-1:]])
+    before, after = d.times(ids, 0, n), d.times(new, 0, n)
+    assert [i for i, _ in before] == [i for i, _ in after], "the times stay where they were"
+    first = int(np.argmax(d.loss[off : off + n] > 0))
+    moved = {b[1] - a[1] for a, b in zip(before, after) if a[1] != b[1] or a[0] >= first}
+    assert len(moved) == 1, f"one offset for every response and answer time: {moved}"
+    assert all(a[1] == b[1] for a, b in zip(before, after) if a[0] < first), "the first turn's times do not move"
+    changed = np.nonzero(new != ids)[0]
+    assert all(np.isin(ids[changed], d.digits)), "only digits change"
+    wrote = {t for i, t in after if i >= answer_from}
+    said = {t for i, t in after if first <= i < answer_from and d.loss[off + i] == 0}
+    assert wrote and wrote <= said, "the answer's times are the responses' times"
+    text = d.ftarget[off : off + n - 1] < 0  # frame targets (perception) train at every step
+    assert not w[: answer_from - 1][text[: answer_from - 1]].any() and w[answer_from - 1 :].any(), "only the answer turn trains"
+    assert ck.sum() == 4, "the key digits: the first time the answer writes"
+    out["shifted"] += 1
+    out["moved"] += int(moved != {0})
+print(json.dumps(out))
+`;
+
+describe("time shift (gpu/nano_data.py)", () => {
+  it("moves a `when` answer's times with the tool responses' by one offset and trains only its answer turn", async () => {
+    const { stdout } = await python("-c", SHIFT_CHECK, data);
+    const r = JSON.parse(stdout) as { when: number; shifted: number; moved: number };
+    expect(r.when).toBeGreaterThan(0);
+    expect(r.shifted).toBeGreaterThan(0);
+    expect(r.moved).toBeGreaterThan(0);
   }, 60_000);
 });
 

@@ -4,9 +4,10 @@
 // into a checkpoint that the core, nano-quality and the workbench load.
 //
 // Files of an export (little-endian; n = tokens over all examples, E examples, F frames):
-//   meta.json      vocabulary size, special ids, palette and digit tables, emphasis weights, the
-//                  frame-target weight, template names, the dataset fingerprint, and the parity
-//                  batch (4 example indices and the core trainer's loss on them)
+//   meta.json      vocabulary size, special ids, palette and digit tables, the MM:SS colon id,
+//                  emphasis weights, the frame-target weight, template names, the dataset
+//                  fingerprint, and the parity batch (4 example indices and the core trainer's
+//                  loss on them)
 //   examples.i32   [E, 8]: offset, length, kind (0 main, 1 sub), answerFrom, paletteFrom,
 //                  digitFrom, template index, 0   (a "from" of 2^30 = never)
 //   ids.i16        [n] token ids
@@ -14,7 +15,7 @@
 //   frame.i32      [n] global frame index of a slot, -1 elsewhere
 //   ftarget.i16    [n] the frame target trained at input position i, -1 for none
 //   frames.u8.gz   [F, h, w, 3] RGB24 thumbnails (the pipeline of frames.ts), gzip
-// The per-step augmentations (palette and digit permutation) are drawn by the Python side; what
+// The per-step augmentations (palette and digit permutation, time shift) are drawn by the Python side; what
 // decides them per example (answerFrom, paletteFrom, digitFrom) is computed here by the trainer's
 // own functions, so the two cannot disagree on eligibility.
 
@@ -134,6 +135,8 @@ export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportRe
     emphasisWeights: [...emphasisWeights(emphasis, tokenizer.size)],
     frameTargetWeight: frameTargets.weight,
     digits,
+    // The ":" of an MM:SS time (d d ":" d d), for the trainer's time shift of `when` answers (gpu/nano_data.py).
+    timeColon: singlePiece(tokenizer, ":"),
     palette: {
       groups: pieces.ids,
       articles: pieces.articles,
@@ -143,6 +146,12 @@ export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportRe
   };
   await writeFile(join(o.out, "meta.json"), JSON.stringify(meta));
   return result;
+}
+
+/** The id of `text` when the tokenizer encodes it as one piece, else null. */
+function singlePiece(tokenizer: Tokenizer, text: string): number | null {
+  const ids = tokenizer.encode(text);
+  return ids.length === 1 ? ids[0]! : null;
 }
 
 /**

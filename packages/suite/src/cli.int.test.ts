@@ -52,6 +52,18 @@ describe("paravt suite generate", () => {
     expect(suite.videos.map((v) => v.annotation)).toEqual(plan.videos);
   });
 
+  it("passes --when-answer and --when-search to the oracle", async () => {
+    const out = await mkdtemp(join(tmpdir(), "paravt-suite-cli-"));
+    dirs.push(out);
+    const args = ["--seed", "8", "--count", "1", "--out", out, "--min-minutes", "1", "--max-minutes", "1"];
+    const r = paravt(["suite", "generate", ...args, "--when-answer", "mmss", "--when-search", "crops"]);
+    expect(r.code).toBe(0);
+    const suite = await readSuite(out);
+    const config = { minMinutes: 1, maxMinutes: 1, whenAnswer: "mmss", whenSearch: "crops" } as const;
+    expect(suite.oracle).toEqual(planSuite({ seed: 8, count: 1, config }).oracle);
+    expect(suite.oracle.some((o) => o.turns[1]!.content.startsWith("<think>\nTo find when the"))).toBe(true);
+  });
+
   it("prints help and refuses bad arguments with exit code 2", () => {
     for (const args of [
       ["suite", "--help"],
@@ -83,6 +95,10 @@ describe("paravt suite generate", () => {
       [
         ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--when-answer", "hhmmss"],
         /--when-answer must be seconds or mmss \(got hhmmss\)/,
+      ],
+      [
+        ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--when-search", "frames"],
+        /--when-search must be overview or crops \(got frames\)/,
       ],
     ];
     for (const [args, message] of cases) {

@@ -48,6 +48,15 @@ export const SuiteConfigSchema = z
      * a copy of the tool responses' times instead of a conversion from MM:SS to seconds.
      */
     whenAnswer: z.enum(["seconds", "mmss"]).default("seconds"),
+    /**
+     * Where the oracle's main agent looks for a `when` question's target (suite README "Oracle
+     * trajectories"): `overview` (default) starts from what its K overview frames show; `crops`
+     * ignores them for the target and reads the whole video through its sub-agents, at most 5
+     * windows a round, then answers from their summaries alone. `crops` costs more calls and
+     * frames, and it never asks the main agent to spot a small shape in a thumbnail: the step
+     * ParaVT-nano's main agent gets wrong (nano README, Quality bar).
+     */
+    whenSearch: z.enum(["overview", "crops"]).default("overview"),
     /** libx264 settings; see README "Encoding" for the measurement behind the defaults. */
     crf: z.number().int().min(0).max(51).default(23),
     preset: z.enum(["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow"]).default("veryfast"),

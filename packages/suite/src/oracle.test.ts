@@ -178,6 +178,51 @@ describe("oracle trajectories with MM:SS `when` answers (whenAnswer mmss)", () =
   });
 });
 
+describe("oracle `when` trajectories that search through crops only (whenSearch crops)", () => {
+  const mmssPlan = planSuite({ seed: 3, count: 40, config: { whenAnswer: "mmss" } });
+  const cropsPlan = planSuite({ seed: 3, count: 40, config: { whenAnswer: "mmss", whenSearch: "crops" } });
+  const when = cropsPlan.oracle.filter((o) => o.questionType === "tvg");
+
+  it("change only the `when` trajectories, and settle every one", () => {
+    expect(cropsPlan.questions).toEqual(mmssPlan.questions);
+    const other = (p: typeof cropsPlan) => p.oracle.filter((o) => o.questionType !== "tvg");
+    expect(other(cropsPlan)).toEqual(other(mmssPlan));
+    expect(when).toHaveLength(mmssPlan.oracle.filter((o) => o.questionType === "tvg").length);
+    expect(when.length).toBeGreaterThan(0);
+  });
+
+  it("read the video from its start through contiguous windows, never from the overview frames", () => {
+    for (const o of when) {
+      const a = videos.get(o.videoId)!;
+      const first = assistantTurns(o)[0]!;
+      expect(first).toMatch(/^<think>\nTo find when the \w+ \w+ is visible I will look through the video/);
+      expect(o.rounds[0]![0]!.start).toBe(0);
+      for (const round of o.rounds) expect(round.length).toBeLessThanOrEqual(MAX_CALLS_PER_TURN);
+      expect(o.rounds.length).toBeLessThanOrEqual(MAX_TOOL_ROUNDS);
+      // Scanned windows follow one another until the target is found (then at most a pin round).
+      const scanned = o.rounds.flat();
+      for (let i = 1; i < Math.min(scanned.length, 5); i++) expect(scanned[i]!.start).toBe(scanned[i - 1]!.end);
+      expect(scanned.every((c) => c.end <= a.durationS && c.end - c.start <= MAX_WINDOW_S)).toBe(true);
+    }
+  });
+
+  it("answer the right range with times that a tool response states", () => {
+    for (const o of when) {
+      const q = questions.get(o.questionId)!;
+      const [start, end] = JSON.parse(q.answer) as [number, number];
+      const text = assistantTurns(o).at(-1)!;
+      expect(extractTimeRange(text)).toEqual([start, end - 1 > start ? end - 1 : end]);
+      const responses = o.turns
+        .filter((t) => t.role === "user")
+        .map((t) => t.content)
+        .join("\n");
+      const answerTimes = /<answer>(\d\d:\d\d) - (\d\d:\d\d)<\/answer>/.exec(text)!;
+      expect(responses).toContain(answerTimes[1]!);
+      if (end - 1 > start) expect(responses).toContain(answerTimes[2]!);
+    }
+  });
+});
+
 describe("summaries", () => {
   it("state backgrounds, shapes, positions and first/last visible times in MM:SS", () => {
     const times = [58, 59, 60, 61, 62, 63];

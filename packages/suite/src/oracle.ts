@@ -8,6 +8,8 @@
 // evidence can still hide, at 1 fps in windows of at most 16 s, at most 5 calls per turn, at
 // most 3 tool rounds. A stretch can hide an unseen event only if it is a run of unseen seconds
 // at least as long as the shortest event (or gap), so shorter runs are never cropped.
+// With `whenSearch: "crops"` a `when` question's agent knows only what its crops show: it reads the
+// whole video through its sub-agents and answers from their summaries.
 //
 // Every round's decision is a pure function of the Knowledge (observe.ts); the annotation is
 // only read through `observe` at the frame times the overview and the crops sample.
@@ -26,11 +28,12 @@ export const MAX_TOOL_ROUNDS = 3;
 export const MAX_WINDOW_S = 16;
 
 /**
- * The priors the agent reasons with (taken from the generator config), and how it writes a `when`
- * answer (`whenAnswer`, default "seconds").
+ * The priors the agent reasons with (taken from the generator config), how it writes a `when`
+ * answer (`whenAnswer`, default "seconds") and where it looks for a `when` target (`whenSearch`,
+ * default "overview").
  */
 export type Priors = Pick<SuiteConfig, "minEventS" | "maxEventS" | "minGapS" | "minSceneS"> &
-  Partial<Pick<SuiteConfig, "whenAnswer">>;
+  Partial<Pick<SuiteConfig, "whenAnswer" | "whenSearch">>;
 
 type Decision =
   { kind: "answer"; answer: string; reason: string } | { kind: "scan"; runs: [number, number][]; reason: string };
@@ -197,6 +200,17 @@ export function decide(q: SuiteQuestion, k: Knowledge, p: Priors): Decision {
       const slots = k.seen(isLook(look));
       if (slots.length === 0) {
         const runs = k.unseenRuns(p.minEventS);
+        if (p.whenSearch === "crops") {
+          // The knowledge holds the crops only (oracleTrajectory): nothing seen yet = the first round.
+          const first = k.seen(() => true).length === 0;
+          return {
+            kind: "scan",
+            runs,
+            reason: first
+              ? `To find when the ${name} is visible I will look through the video at one frame per second: ${listRuns(runs)}.`
+              : `No crop so far shows the ${name}, so I will look through the rest of the video: ${listRuns(runs)}.`,
+          };
+        }
         return {
           kind: "scan",
           runs,
@@ -339,7 +353,10 @@ export interface OracleResult {
 export function oracleTrajectory(q: SuiteQuestion, a: VideoAnnotation, k: OverviewK, priors: Priors): OracleResult {
   const knowledge = new Knowledge(a.durationS);
   const overview = overviewTimestamps(a.durationS, k);
-  for (const t of overview) knowledge.see(t, observe(a, t));
+  // whenSearch "crops": the main agent does not read the target off its overview frames; it knows
+  // only what the sub-agents' summaries say.
+  const cropsOnly = q.template === "when" && priors.whenSearch === "crops";
+  if (!cropsOnly) for (const t of overview) knowledge.see(t, observe(a, t));
 
   const turns: Turn[] = [{ role: "user", content: mainPrompt(q) }];
   const rounds: CropCall[][] = [];

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { runSubcommand, type CliIo, type Command } from "../command";
 
 const HELP = `Usage: paravt suite generate --seed S --count N --out DIR [--min-minutes A] [--max-minutes B]
-                           [--when-answer seconds|mmss]
+                           [--when-answer seconds|mmss] [--when-search overview|crops]
 
 Generates the long-video needle suite (@paravt/suite): N synthetic videos rendered and encoded
 to H.264 MP4, their exact annotations, questions (mcq / tvg / oe), oracle trajectories for
@@ -17,6 +17,9 @@ Options:
   --when-answer F    how the oracle answers a \`when\` question: seconds "[58, 64]" (default; what
                      SPEC §2's training IoU reads) or mmss "00:58 - 01:03" (the first and last
                      second it is visible, copied from the sub-agents' MM:SS; SPEC §4 reads it)
+  --when-search W    where the oracle looks for a \`when\` target: overview (default; starts from
+                     what its K overview frames show) or crops (reads the whole video through its
+                     sub-agents, up to 5 windows a round, and answers from their summaries alone)
 
 Writes DIR/videos/<id>.mp4, DIR/annotations/<id>.json, DIR/questions.jsonl, DIR/oracle.jsonl,
 DIR/rl.jsonl and DIR/manifest.json (written last). Progress goes to stderr, one line per
@@ -53,6 +56,7 @@ interface GenerateArgs {
   minMinutes?: number;
   maxMinutes?: number;
   whenAnswer?: "seconds" | "mmss";
+  whenSearch?: "overview" | "crops";
 }
 
 function parseGenerate(args: readonly string[]): GenerateArgs {
@@ -69,6 +73,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
         "min-minutes": { type: "string" },
         "max-minutes": { type: "string" },
         "when-answer": { type: "string" },
+        "when-search": { type: "string" },
       },
     });
   } catch (e) {
@@ -81,6 +86,9 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
   const when = v["when-answer"];
   if (when !== undefined && when !== "seconds" && when !== "mmss")
     throw new UsageError(`--when-answer must be seconds or mmss (got ${when})`);
+  const search = v["when-search"];
+  if (search !== undefined && search !== "overview" && search !== "crops")
+    throw new UsageError(`--when-search must be overview or crops (got ${search})`);
   return {
     seed: integer("seed", v.seed, 0, 0xffffffff),
     count: integer("count", v.count, 1, 10_000),
@@ -88,6 +96,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
     ...(min === undefined ? {} : { minMinutes: min }),
     ...(max === undefined ? {} : { maxMinutes: max }),
     ...(when === undefined ? {} : { whenAnswer: when }),
+    ...(search === undefined ? {} : { whenSearch: search }),
   };
 }
 
@@ -109,6 +118,7 @@ async function generate(args: readonly string[], io: CliIo): Promise<number> {
   try {
     config = resolveConfig({
       ...(opts.whenAnswer === undefined ? {} : { whenAnswer: opts.whenAnswer }),
+      ...(opts.whenSearch === undefined ? {} : { whenSearch: opts.whenSearch }),
       ...(opts.minMinutes === undefined ? {} : { minMinutes: opts.minMinutes }),
       // A lone --min-minutes above the default maximum raises the maximum with it.
       ...(opts.maxMinutes !== undefined
