@@ -5,10 +5,11 @@ export const DEMO_USER = { email: "demo@paravt.local", password: "paravt-demo", 
 export const DEMO_PROJECT = "Demo: needle in a long video";
 export const DEMO_VIDEOS = [20, 45, 90];
 const checkpoint = (name: string) => path.resolve(import.meta.dirname, "..", "packages", "nano", "checkpoints", name);
-// The committed checkpoints (packages/nano/checkpoints, trained by `paravt nano train`): the default
-// and an earlier, smaller one, so the demo has two models to compare.
+// The committed checkpoints (packages/nano/checkpoints, trained by `paravt nano train` and, for the
+// default's last two stages, packages/nano/gpu/train_sft.py): the default and an earlier, smaller
+// one, so the demo has two models to compare.
 export const DEFAULT_MODEL = {
-  name: "nano-default (small, SFT 10000 + 2000 + 3000 + 1500 + 800 + 1500 steps)",
+  name: "nano-default (small, SFT on the core 18800 steps + GPU 4455 + 1856)",
   checkpoint: checkpoint("default"),
   preset: "small",
 };

@@ -92,6 +92,7 @@ class Data:
         self.digit_value[self.digits] = np.arange(10)
         self.colon = m.get("timeColon")  # absent in exports before the time shift
         self.when = m["templates"].index("when") if "when" in m["templates"] else -1
+        self.drill = self.table[:, 2] == 2  # when drill (gpu-export.ts): main-agent text, stand-in frames
 
     def features(self, rows=None):
         """[F, P] float32: rgb / 127.5 - 1, then (rgb - lower channel median) / 127.5 (config.ts)."""
@@ -153,18 +154,22 @@ class Data:
         pal = not plain and pal_from < NEVER and rng.random() < p_palette
         dig = not plain and dig_from < NEVER and rng.random() < p_digits
         shift = None
-        if not plain and not dig and kind == 0 and template == self.when and p_shift > 0 and rng.random() < p_shift:
+        main = kind in (0, 2)
+        if not plain and not dig and main and template == self.when and p_shift > 0 and rng.random() < p_shift:
             shift = self.time_shift(ids, n, off, answer_from, rng, shift_max_s)
         mp, perm0 = self.draw_maps(rng, pal, dig)
         ids2 = mp[ids]
-        key = np.zeros(n, dtype=bool)  # the first time the answer turn writes: found only in the target's sentence
         if shift is not None:
             spans, d = shift
             for i, t in spans:
                 t += d
                 ids2[i : i + 5] = self.digits[[t // 600, t // 60 % 10, 0, t % 60 // 10, t % 10]]
                 ids2[i + 2] = self.colon
-            first = min(i for i, _ in spans if i >= answer_from)
+        # Key digits: the first MM:SS a `when` answer turn writes, found only in the target's sentence.
+        key = np.zeros(n, dtype=bool)
+        wrote = self.times(ids, answer_from, n) if main and template == self.when else []
+        if wrote:
+            first = wrote[0][0]
             key[[first, first + 1, first + 3, first + 4]] = True
         if pal and self.art_a is not None and self.art_an is not None:
             # " A" / " An" before a shape colour follows the new colour (palette-permutation.ts).
@@ -173,7 +178,9 @@ class Data:
                 new = ids2[i + 1]
                 word = next(w for w, forms in enumerate(self.groups[0]) if new in forms)
                 ids2[i] = self.art_an if self.vowel[0][word] else self.art_a
-        froms = [f for f, on in ((pal_from, pal), (dig_from, dig), (answer_from, shift is not None)) if on]
+        # A drill trains its answer turn only: its frames are stand-ins, its earlier turns the crops
+        # search that the rendered `when` examples already teach.
+        froms = [f for f, on in ((pal_from, pal), (dig_from, dig), (answer_from, shift is not None or kind == 2)) if on]
         train_from = min(froms) if froms else 0
         targets = ids2[1:].copy()
         pos = np.arange(n - 1)

@@ -92,6 +92,7 @@ def main():
     ap.add_argument("--permute-digits", type=float, default=0.5)
     ap.add_argument("--shift-times", type=float, default=0.0,
                     help="probability that a `when` main-agent example's response and answer times move by one random offset")
+    ap.add_argument("--drill", type=int, default=1, help="draws of each when-drill example (kind 2) per epoch; 0: none")
     ap.add_argument("--repeat", default="", help="template=N,… (e.g. when=4): main-agent examples drawn N times")
     ap.add_argument("--snapshots", default="0.25,0.5,0.75", help="fractions of the run that also save a model")
     args = ap.parse_args()
@@ -126,7 +127,7 @@ def main():
     reps = dict((kv.split("=")[0], int(kv.split("=")[1])) for kv in args.repeat.split(",") if kv)
     pool = []
     for x, row in enumerate(data.table):
-        n = reps.get(data.meta["templates"][row[6]], 1) if row[2] == 0 else 1
+        n = reps.get(data.meta["templates"][row[6]], 1) if row[2] == 0 else args.drill if row[2] == 2 else 1
         pool += [x] * n
     pool = np.asarray(pool)
     q = queue.Queue(maxsize=8)

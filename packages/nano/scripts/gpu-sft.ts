@@ -1,7 +1,8 @@
 // The GPU trainer's two ends from the command line (gpu/README.md; src/gpu-export.ts):
 //
 //   npx tsx packages/nano/scripts/gpu-sft.ts export --suite var/suites/train1000m \
-//     --out var/gpu/data [--init packages/nano/checkpoints/default] [--videos 600] [--ks 4,8,16] [--seed 9]
+//     --out var/gpu/data [--init packages/nano/checkpoints/default] [--videos 600] [--ks 4,8,16] [--seed 9] \
+//     [--drill-videos 4000 --drill-seed 5]   (the when drill of src/gpu-export.ts: unrendered videos' when trajectories)
 //   npx tsx packages/nano/scripts/gpu-sft.ts import --model OUT/model-final.safetensors \
 //     --out var/checkpoints/gpu --step N --seed S [--init packages/nano/checkpoints/default]
 import { parseArgs } from "node:util";
@@ -18,6 +19,8 @@ const { positionals, values } = parseArgs({
     ks: { type: "string", default: "4,8,16" },
     seed: { type: "string", default: "9" },
     step: { type: "string" },
+    "drill-videos": { type: "string" },
+    "drill-seed": { type: "string", default: "5" },
   },
 });
 const need = (name: string, v: string | undefined): string => {
@@ -32,10 +35,13 @@ if (positionals[0] === "export") {
     videos: values.videos === undefined ? undefined : Number(values.videos),
     ks: values.ks.split(",").map(Number),
     seed: Number(values.seed),
+    ...(values["drill-videos"] === undefined
+      ? {}
+      : { whenDrill: { seed: Number(values["drill-seed"]), videos: Number(values["drill-videos"]) } }),
     onProgress: (line) => process.stderr.write(`  ${line}\n`),
   });
   process.stderr.write(
-    `wrote ${values.out}: ${r.examples} examples, ${r.tokens} tokens, ${r.frames} frames; ` +
+    `wrote ${values.out}: ${r.examples} examples (${r.drillExamples} when drill), ${r.tokens} tokens, ${r.frames} frames; ` +
       `parity batch loss ${r.parity.loss}\n`,
   );
 } else if (positionals[0] === "import") {

@@ -20,8 +20,8 @@ describe("default checkpoint", () => {
       contextLength: 2048,
       frameEncoding: "rgb+foreground",
     });
-    // The last stage of README "Default checkpoint" (`permmix`: 1500 steps, seed 9).
-    expect(ckpt.training).toMatchObject({ step: 1500, seed: 9 });
+    // The last stage of README "Default checkpoint" (`gpu-d`: 1856 steps of gpu/train_sft.py, seed 61).
+    expect(ckpt.training).toMatchObject({ step: 1856, seed: 61 });
     // Committed for inference only: the AdamW moments (13 MB) are left out.
     expect(ckpt.training.optimizer).toBeNull();
     const wte = ckpt.params.get("wte")!;

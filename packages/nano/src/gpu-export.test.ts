@@ -40,17 +40,11 @@ async function pythonModel(out: string, metadata: Record<string, string>, transf
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "nano-gpu-"));
-  suiteDir = // Seed 8's `when` answers copy the tool responses' MM:SS times, which is what the time shift moves.
-  (
-    await writeSuite({
-      seed: 8,
-      count: 1,
-      out: join(root, "suite"),
-      config: { minMinutes: 1, maxMinutes: 1, whenAnswer: "mmss" },
-    })
-  ).dir;
+  // Seed 8's `when` answers copy the tool responses' MM:SS times, which is what the time shift moves.
+  const config = { minMinutes: 1, maxMinutes: 1, whenAnswer: "mmss" } as const;
+  suiteDir = (await writeSuite({ seed: 8, count: 1, out: join(root, "suite"), config })).dir;
   data = join(root, "data");
-  exported = await exportGpuDataset({ suiteDir, init: INIT, out: data });
+  exported = await exportGpuDataset({ suiteDir, init: INIT, out: data, whenDrill: { seed: 9, videos: 3 } });
 }, 120_000);
 afterAll(async () => rm(root, { recursive: true, force: true }));
 
@@ -71,6 +65,18 @@ describe("exportGpuDataset", () => {
     expect(rows.filter((r) => r[2] === 1).every((r) => r[4] === 2 ** 30 && r[5] === 2 ** 30)).toBe(true);
     expect(rows.some((r) => r[2] === 0 && r[4] === r[3])).toBe(true);
     expect(rows.reduce((s, r) => s + r[1]!, 0)).toBe(exported.tokens);
+    // The when drill: the last rows, kind 2, `when`, their frame slots stand-ins among the export's frames.
+    const drill = rows.filter((r) => r[2] === 2);
+    expect(exported.drillExamples).toBeGreaterThan(0);
+    expect(drill).toHaveLength(exported.drillExamples);
+    expect(rows.slice(-drill.length).every((r) => r[2] === 2)).toBe(true);
+    expect(drill.every((r) => r[6] === meta.templates.indexOf("when"))).toBe(true);
+    const frame = new Int32Array((await readFile(join(data, "frame.i32"))).buffer.slice(0));
+    const ftarget = new Int16Array((await readFile(join(data, "ftarget.i16"))).buffer.slice(0));
+    const slots = drill.flatMap((r) => [...frame.subarray(r[0]!, r[0]! + r[1]!)].filter((f) => f >= 0));
+    expect(slots.length).toBeGreaterThan(0);
+    expect(slots.every((f) => f < exported.frames)).toBe(true);
+    expect(drill.every((r) => ftarget.subarray(r[0]!, r[0]! + r[1]!).every((t) => t === -1))).toBe(true);
   });
 
   it("the numpy mirror of the model reproduces the core trainer's loss on the parity batch", async () => {
@@ -112,13 +118,20 @@ for x, (off, n, kind, answer_from, _, _, template, _) in enumerate(d.table):
     assert ck.sum() == 4, "the key digits: the first time the answer writes"
     out["shifted"] += 1
     out["moved"] += int(moved != {0})
+for x in np.nonzero(d.drill)[0]:  # a when drill trains its answer turn only, shifted or not
+    answer_from = d.table[x][3]
+    for p_shift in (0.0, 1.0):
+        w = d.example(x, np.random.default_rng(x), 0, 0, p_shift=p_shift)[2]
+        assert not w[: answer_from - 1].any() and w[answer_from - 1 :].any(), "a drill trains its answer turn only"
+    out["drill"] = out.get("drill", 0) + 1
 print(json.dumps(out))
 `;
 
-describe("time shift (gpu/nano_data.py)", () => {
+describe("time shift and when drill (gpu/nano_data.py)", () => {
   it("moves a `when` answer's times with the tool responses' by one offset and trains only its answer turn", async () => {
     const { stdout } = await python("-c", SHIFT_CHECK, data);
-    const r = JSON.parse(stdout) as { when: number; shifted: number; moved: number };
+    const r = JSON.parse(stdout) as { when: number; shifted: number; moved: number; drill: number };
+    expect(r.drill).toBe(exported.drillExamples);
     expect(r.when).toBeGreaterThan(0);
     expect(r.shifted).toBeGreaterThan(0);
     expect(r.moved).toBeGreaterThan(0);

@@ -8,7 +8,7 @@
 //                  emphasis weights, the frame-target weight, template names, the dataset
 //                  fingerprint, and the parity batch (4 example indices and the core trainer's
 //                  loss on them)
-//   examples.i32   [E, 8]: offset, length, kind (0 main, 1 sub), answerFrom, paletteFrom,
+//   examples.i32   [E, 8]: offset, length, kind (0 main, 1 sub, 2 when drill), answerFrom, paletteFrom,
 //                  digitFrom, template index, 0   (a "from" of 2^30 = never)
 //   ids.i16        [n] token ids
 //   loss.u8        [n] lossMask
@@ -18,13 +18,21 @@
 // The per-step augmentations (palette and digit permutation, time shift) are drawn by the Python side; what
 // decides them per example (answerFrom, paletteFrom, digitFrom) is computed here by the trainer's
 // own functions, so the two cannot disagree on eligibility.
+//
+// When drill (`whenDrill`): extra main-agent `when` trajectories of videos that are planned but
+// never rendered (planSuite of another seed, the suite's config with MM:SS answers and
+// whenSearch "crops"), so that many more "find the target's sentence, copy its times" answers fit
+// a device machine's transfer than rendered videos do (a video's thumbnails are ~50 kB of xz, a
+// drill trajectory's tokens ~1 kB). Under whenSearch "crops" the agent's decisions and answer do
+// not depend on its overview frames, so each overview slot holds a stand-in: a frame of the
+// export's own videos. Kind 2; the trainer trains only its answer turn and no frame target.
 
 import { createWriteStream } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
-import { readSuite } from "@paravt/suite";
+import { planSuite, readSuite, type SuiteConfig } from "@paravt/suite";
 import { loadCheckpoint, saveCheckpoint, type Checkpoint } from "./checkpoint";
 import { digitIds, digitPermutable } from "./digit-permutation";
 import { emphasisWeights, lastTurnStart, paletteTokenIds } from "./emphasis";
@@ -53,11 +61,15 @@ export interface GpuExportOptions {
   /** --frame-targets and --emphasize-palette of the default recipe. */
   frameTargetWeight?: number;
   paletteEmphasis?: number;
+  /** Adds the `when` trajectories of `videos` unrendered videos planned from `seed` (see the top). */
+  whenDrill?: { seed: number; videos: number };
   onProgress?: (line: string) => void;
 }
 
 export interface GpuExportResult {
   examples: number;
+  /** Of `examples`, the when drill's (kind 2, the last ones). */
+  drillExamples: number;
   tokens: number;
   frames: number;
   datasetHash: string;
@@ -73,15 +85,18 @@ export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportRe
   const suite = { ...full, oracle: full.oracle.filter((r) => kept.has(r.video)) };
   const seed = o.seed ?? 9;
   const { sft, emphasis, frameTargets } = gpuRecipe(suite.videos, tokenizer, o);
-  const examples = sftExamples(suite, { ...sft, tokenizer, contextLength: ckpt.config.contextLength }).examples;
-  if (examples.length === 0) throw new Error(`exportGpuDataset: no SFT example in ${o.suiteDir}`);
-  const templates = [...new Set(suite.questions.map((q) => q.template))].sort();
+  const sftOptions = { ...sft, tokenizer, contextLength: ckpt.config.contextLength };
+  const regular = sftExamples(suite, sftOptions).examples;
+  if (regular.length === 0) throw new Error(`exportGpuDataset: no SFT example in ${o.suiteDir}`);
+  const drill = o.whenDrill ? whenDrillExamples(full.manifest.config, o.whenDrill, sftOptions) : [];
+  const examples = [...regular, ...drill];
+  const templates = [...new Set([...suite.questions.map((q) => q.template), ...(drill.length ? ["when"] : [])])].sort();
   const templateOfQuestion = new Map(suite.questions.map((q) => [q.id, q.template]));
   const templateOfRow = new Map(suite.oracle.map((r) => [r.id, templateOfQuestion.get(r.questionId)!]));
   const pieces = palettePieces(tokenizer);
   const digits = digitIds(tokenizer);
-  const arrays = flatten(examples, { pieces, digits, frameTargets }, (e) =>
-    templates.indexOf(templateOfRow.get(e.rowId)!),
+  const arrays = flatten(examples, regular.length, { pieces, digits, frameTargets }, (e, x) =>
+    templates.indexOf(x >= regular.length ? "when" : templateOfRow.get(e.rowId)!),
   );
   await mkdir(o.out, { recursive: true });
   const write = (name: string, a: ArrayBufferView) =>
@@ -115,6 +130,7 @@ export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportRe
   const index = new Map(examples.map((e, i) => [e.id, i]));
   const result: GpuExportResult = {
     examples: examples.length,
+    drillExamples: drill.length,
     tokens: arrays.ids.length,
     frames: arrays.frameRefs.length,
     datasetHash: datasetHash(examples),
@@ -176,9 +192,36 @@ export function gpuRecipe(
   };
 }
 
-/** The examples as flat arrays, and the distinct frames they use (in first-use order). */
+/**
+ * The main-agent `when` examples of `d.videos` planned, unrendered videos (the suite's `config` with
+ * MM:SS answers and whenSearch "crops"; see the top). Their ids start with "drill/".
+ */
+function whenDrillExamples(
+  config: SuiteConfig,
+  d: { seed: number; videos: number },
+  sft: Parameters<typeof sftExamples>[1],
+): ReturnType<typeof sftExamples>["examples"] {
+  const plan = planSuite({
+    seed: d.seed,
+    count: d.videos,
+    config: { ...config, whenAnswer: "mmss", whenSearch: "crops" },
+  });
+  const when = new Set(plan.questions.filter((q) => q.template === "when").map((q) => q.id));
+  const rows = plan.oracle.filter((r) => when.has(r.questionId));
+  return sftExamples({ oracle: rows }, { ...sft, subAgents: false }).examples.map((e) => ({
+    ...e,
+    id: `drill/${e.id}`,
+  }));
+}
+
+/**
+ * The examples as flat arrays, and the distinct frames they use (in first-use order). Examples from
+ * `drillFrom` on are when drills: kind 2, each frame slot a stand-in frame of the earlier examples
+ * (chosen by a hash of its reference), no frame targets.
+ */
 function flatten(
   examples: ReturnType<typeof sftExamples>["examples"],
+  drillFrom: number,
   {
     pieces,
     digits,
@@ -188,7 +231,7 @@ function flatten(
     digits: number[];
     frameTargets: ReturnType<typeof suiteFrameTargets>;
   },
-  templateIndex: (e: (typeof examples)[number]) => number,
+  templateIndex: (e: (typeof examples)[number], x: number) => number,
 ) {
   const n = examples.reduce((s, e) => s + e.ids.length, 0);
   const table = new Int32Array(examples.length * 8);
@@ -201,16 +244,22 @@ function flatten(
   let offset = 0;
   examples.forEach((e, x) => {
     const len = e.ids.length;
+    const isDrill = x >= drillFrom;
     const answerFrom = e.kind === "main" ? lastTurnStart(e.lossMask) : NEVER;
     const paletteFrom = e.kind === "main" && permutable(e, answerFrom, pieces) ? answerFrom : NEVER;
     const digitFrom = e.kind === "main" && digitPermutable(e, answerFrom, digits) ? answerFrom : NEVER;
-    table.set([offset, len, e.kind === "main" ? 0 : 1, answerFrom, paletteFrom, digitFrom, templateIndex(e), 0], x * 8);
+    const kind = isDrill ? 2 : e.kind === "main" ? 0 : 1;
+    table.set([offset, len, kind, answerFrom, paletteFrom, digitFrom, templateIndex(e, x), 0], x * 8);
     ids.set(e.ids, offset);
     loss.set(e.lossMask, offset);
     for (let i = 0; i < len; i++) {
       const f = e.frameIndex[i]!;
       if (f < 0) continue;
       const ref = e.frames[f]!;
+      if (isDrill) {
+        frame[offset + i] = standIn(ref, frameRefs.length);
+        continue;
+      }
       const key = `${ref.video}\0${ref.t}`;
       let g = frameIds.get(key);
       if (g === undefined) {
@@ -230,6 +279,13 @@ function flatten(
     offset += len;
   });
   return { table, ids, loss, frame, ftarget, frameRefs };
+}
+
+/** A when drill's stand-in for `ref`: one of the `count` frames of the export, by an FNV-1a hash of the reference. */
+function standIn(ref: FrameRef, count: number): number {
+  let h = 0x811c9dc5;
+  for (const c of `${ref.video}\0${ref.t}`) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193) >>> 0;
+  return h % count;
 }
 
 /** frames.u8.gz: each frame's RGB24 thumbnail, decoded by the trainer's own frame source. */
