@@ -128,18 +128,20 @@ class Data:
         at = np.nonzero(dd)[0]
         return [(lo + i, (v[i] * 10 + v[i + 1]) * 60 + v[i + 3] * 10 + v[i + 4]) for i in at]
 
-    def time_shift(self, ids, n, off, answer_from, rng, max_s):
+    def time_shift(self, ids, n, off, answer_from, rng, max_s, wrote=None):
         """The spans to rewrite and a shift d for a `when` answer that copies the tool responses' times.
 
         Tool responses are the untrained text after the first assistant turn starts (the main
         agent's context holds no other MM:SS there). Eligible when every time the answer turn writes
-        is also a time of a response; d moves every response time and every answer time by the same
-        seconds, within 0..max_s, so the answer is predictable only from the target's sentence.
+        (`wrote`, the answer turn's `times` when the caller has them) is also a time of a response;
+        d moves every response time and every answer time by the same seconds, within 0..max_s, so
+        the answer is predictable only from the target's sentence.
         """
         loss = self.loss[off : off + n]
         first = int(np.argmax(loss > 0))
         said = [(i, t) for i, t in self.times(ids, first, answer_from) if loss[i] == 0]
-        wrote = self.times(ids, answer_from, n)
+        if wrote is None:
+            wrote = self.times(ids, answer_from, n)
         if not wrote or not said or not {t for _, t in wrote} <= {t for _, t in said}:
             return None
         spans = said + wrote
@@ -155,8 +157,10 @@ class Data:
         dig = not plain and dig_from < NEVER and rng.random() < p_digits
         shift = None
         main = kind in (0, 2)
+        # The MM:SS times a `when` answer turn writes (before any shift: positions do not move).
+        wrote = self.times(ids, answer_from, n) if main and template == self.when else []
         if not plain and not dig and main and template == self.when and p_shift > 0 and rng.random() < p_shift:
-            shift = self.time_shift(ids, n, off, answer_from, rng, shift_max_s)
+            shift = self.time_shift(ids, n, off, answer_from, rng, shift_max_s, wrote)
         mp, perm0 = self.draw_maps(rng, pal, dig)
         ids2 = mp[ids]
         if shift is not None:
@@ -167,7 +171,6 @@ class Data:
                 ids2[i + 2] = self.colon
         # Key digits: the first MM:SS a `when` answer turn writes, found only in the target's sentence.
         key = np.zeros(n, dtype=bool)
-        wrote = self.times(ids, answer_from, n) if main and template == self.when else []
         if wrote:
             first = wrote[0][0]
             key[[first, first + 1, first + 3, first + 4]] = True
