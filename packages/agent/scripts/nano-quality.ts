@@ -98,7 +98,11 @@ function summarySeconds(text: string): number {
  */
 export function statedTimes(summary: string, a: VideoAnnotation, frameTimes: readonly number[]) {
   const time = "(\\d+:\\d\\d|\\d+ s)";
-  const sentence = new RegExp(`(?:A|An) (\\w+) (\\w+) is in the [a-z-]+ (?:from ${time} to ${time}|at ${time})`, "g");
+  // Either word order of the suite's shapeSentence: "… is in the center from X to Y" or "… from X to Y is in …".
+  const sentence = new RegExp(
+    `(?:A|An) (\\w+) (\\w+) (?:is in the [a-z-]+ )?(?:from ${time} to ${time}|at ${time})`,
+    "g",
+  );
   const out = { stated: 0, startRight: 0, endRight: 0 };
   for (const m of summary.matchAll(sentence)) {
     const event = a.events.find(
@@ -124,7 +128,7 @@ export function groundingSource(finalText: string, target: string, responses: re
   const body = /<answer>([\s\S]*?)<\/answer>/.exec(finalText)?.[1];
   const range = extractTimeRange(finalText);
   const time = "(\\d+:\\d\\d|\\d+ s)";
-  const sentence = new RegExp(`(?:A|An) ${target} is in the [a-z-]+ (?:from ${time} to ${time}|at ${time})`, "g");
+  const sentence = new RegExp(`(?:A|An) ${target} (?:is in the [a-z-]+ )?(?:from ${time} to ${time}|at ${time})`, "g");
   const stated = responses.flatMap((r) => [...r.matchAll(sentence)]).map((m) => [m[1] ?? m[3]!, m[2] ?? m[3]!]);
   const starts = new Set(stated.map(([a]) => summarySeconds(a!)));
   const ends = new Set(stated.map(([, b]) => summarySeconds(b!)));
@@ -283,7 +287,7 @@ for (const k of ks) {
         g.r7 += iou >= 0.7 ? 1 : 0;
         g.inAnswer += src.inAnswer ? 1 : 0;
         g.copied += src.copied ? 1 : 0;
-        g.targetStated += responses.some((r) => r.includes(` ${target} is in the `)) ? 1 : 0;
+        g.targetStated += responses.some((r) => new RegExp(` ${target} (?:is in the|from|at) `).test(r)) ? 1 : 0;
         g.chanceR5 += chanceR5(q, video.annotation.durationS);
         grounding.set(k, g);
       }

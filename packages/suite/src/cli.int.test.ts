@@ -52,16 +52,25 @@ describe("paravt suite generate", () => {
     expect(suite.videos.map((v) => v.annotation)).toEqual(plan.videos);
   });
 
-  it("passes --when-answer and --when-search to the oracle", async () => {
+  it("passes --when-answer, --when-search and --shape-sentence to the oracle", async () => {
     const out = await mkdtemp(join(tmpdir(), "paravt-suite-cli-"));
     dirs.push(out);
     const args = ["--seed", "8", "--count", "1", "--out", out, "--min-minutes", "1", "--max-minutes", "1"];
-    const r = paravt(["suite", "generate", ...args, "--when-answer", "mmss", "--when-search", "crops"]);
+    const when = ["--when-answer", "mmss", "--when-search", "crops", "--shape-sentence", "time-first"];
+    const r = paravt(["suite", "generate", ...args, ...when]);
     expect(r.code).toBe(0);
     const suite = await readSuite(out);
-    const config = { minMinutes: 1, maxMinutes: 1, whenAnswer: "mmss", whenSearch: "crops" } as const;
+    const config = {
+      minMinutes: 1,
+      maxMinutes: 1,
+      whenAnswer: "mmss",
+      whenSearch: "crops",
+      shapeSentence: "time-first",
+    } as const;
     expect(suite.oracle).toEqual(planSuite({ seed: 8, count: 1, config }).oracle);
     expect(suite.oracle.some((o) => o.turns[1]!.content.startsWith("<think>\nTo find when the"))).toBe(true);
+    const summaries = suite.oracle.flatMap((o) => o.subAgents.map((s) => s.summary));
+    expect(summaries.some((t) => / (?:from \d\d:\d\d to \d\d:\d\d|at \d\d:\d\d) is in the /.test(t))).toBe(true);
   });
 
   it("prints help and refuses bad arguments with exit code 2", () => {
@@ -99,6 +108,10 @@ describe("paravt suite generate", () => {
       [
         ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--when-search", "frames"],
         /--when-search must be overview or crops \(got frames\)/,
+      ],
+      [
+        ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--shape-sentence", "last"],
+        /--shape-sentence must be position-first or time-first \(got last\)/,
       ],
     ];
     for (const [args, message] of cases) {

@@ -57,6 +57,15 @@ export const SuiteConfigSchema = z
      * ParaVT-nano's main agent gets wrong (nano README, Quality bar).
      */
     whenSearch: z.enum(["overview", "crops"]).default("overview"),
+    /**
+     * Word order of a shape's sentence in a sub-agent summary (suite README "Oracle
+     * trajectories"): `position-first` (default) "A cyan square is in the center from 00:56 to
+     * 01:03", or `time-first` "A cyan square from 00:56 to 01:03 is in the center", where the
+     * times follow the shape's name at once. With `time-first` an MM:SS `when` answer says "The
+     * cyan square from 00:56 to 01:03 is the one asked about.", so copying the target's times is
+     * the plain induction "the tokens after `cyan square from`" (nano README, Quality bar).
+     */
+    shapeSentence: z.enum(["position-first", "time-first"]).default("position-first"),
     /** libx264 settings; see README "Encoding" for the measurement behind the defaults. */
     crf: z.number().int().min(0).max(51).default(23),
     preset: z.enum(["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow"]).default("veryfast"),

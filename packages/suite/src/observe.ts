@@ -125,12 +125,20 @@ function runsOf<T>(items: readonly T[], same: (a: T, b: T) => boolean): [number,
   return out;
 }
 
+/** Word order of a shape sentence (SuiteConfig `shapeSentence`). */
+export type ShapeSentence = "position-first" | "time-first";
+
 /**
  * The sub-agent's summary of a crop: the background colors and every shape with its color,
  * position and the first and last frame (MM:SS) in which it is visible. Frames are at whole
- * seconds (1 fps from a whole-second start), so these are slot times.
+ * seconds (1 fps from a whole-second start), so these are slot times. `order` puts a shape's
+ * times after its position (default) or right after its name.
  */
-export function summarizeFrames(times: readonly number[], frames: readonly Observation[]): string {
+export function summarizeFrames(
+  times: readonly number[],
+  frames: readonly Observation[],
+  order: ShapeSentence = "position-first",
+): string {
   if (times.length === 0 || times.length !== frames.length) throw new RangeError("one observation per frame time");
   const first = times[0]!;
   const last = times[times.length - 1]!;
@@ -150,7 +158,12 @@ export function summarizeFrames(times: readonly number[], frames: readonly Obser
     if (times.length > 1 && times[i] === first) notes.push("already visible in the first frame");
     if (times.length > 1 && times[j] === last) notes.push("still visible in the last frame");
     const note = notes.length > 0 ? `, ${notes.join(" and ")}` : "";
-    parts.push(`${article(s.color)} ${s.color} ${s.shape} is in the ${s.position} ${span(i, j)}${note}.`);
+    const name = `${article(s.color)} ${s.color} ${s.shape}`;
+    parts.push(
+      order === "time-first"
+        ? `${name} ${span(i, j)} is in the ${s.position}${note}.`
+        : `${name} is in the ${s.position} ${span(i, j)}${note}.`,
+    );
   }
   parts.push(shapes.length === 0 ? "No shape appears in these frames." : "No other shape appears.");
   return parts.join(" ");
@@ -158,7 +171,11 @@ export function summarizeFrames(times: readonly number[], frames: readonly Obser
 
 // "from 00:40 to 00:44" or "at 00:40" (a single frame).
 const SPAN = "(?:from (\\d\\d+:\\d\\d) to (\\d\\d+:\\d\\d)|at (\\d\\d+:\\d\\d))";
-const SHAPE_SENTENCE = new RegExp(`(?:A|An) (\\w+) (\\w+) is in the ([a-z-]+) ${SPAN}`, "g");
+// Either word order: "A red square is in the center from …" or "A red square from … is in the center".
+const SHAPE_SENTENCE = new RegExp(
+  `(?:A|An) (\\w+) (\\w+) (?:is in the ([a-z-]+) ${SPAN}|${SPAN} is in the ([a-z-]+))`,
+  "g",
+);
 const SCENE_PIECE = new RegExp(`(\\w+) ${SPAN}`, "g");
 
 /** [first, last] second of a SPAN match whose groups start at `g`. */
@@ -188,8 +205,10 @@ export function parseSummary(summary: string, times: readonly number[]): Observa
     };
   })();
   const shapes = [...summary.matchAll(SHAPE_SENTENCE)].map((m) => {
-    const [from, to] = spanOf(m, 4);
-    return { shape: { color: m[1] as ShapeColor, shape: m[2] as Shape, position: m[3] as Position }, from, to };
+    const positionFirst = m[3] !== undefined;
+    const [from, to] = spanOf(m, positionFirst ? 4 : 7);
+    const position = (positionFirst ? m[3] : m[10]) as Position;
+    return { shape: { color: m[1] as ShapeColor, shape: m[2] as Shape, position }, from, to };
   });
   return times.map((t) => {
     const hit = shapes.find((x) => slotOf(t) >= x.from && slotOf(t) <= x.to);

@@ -268,6 +268,58 @@ describe("summaries", () => {
       { scene: "olive", shape: { shape: "cross", color: "white", position: "bottom-right" } },
       { scene: "brown", shape: null },
     ]);
+    // time-first: the times right after the shape's name; parseSummary reads either order.
+    const timeFirst = summarizeFrames(times, frames, "time-first");
+    expect(timeFirst).toBe(
+      "The background is gray from 00:58 to 00:59 and blue from 01:00 to 01:03. " +
+        "An orange circle from 00:58 to 00:59 is in the top-left, already visible in the first frame. " +
+        "A red square at 01:01 is in the center. No other shape appears.",
+    );
+    expect(parseSummary(timeFirst, times)).toEqual(frames);
+  });
+});
+
+describe("oracle trajectories with time-first shape sentences (shapeSentence time-first)", () => {
+  const config = { whenAnswer: "mmss", whenSearch: "crops" } as const;
+  const base = planSuite({ seed: 3, count: 40, config });
+  const timeFirst = planSuite({ seed: 3, count: 40, config: { ...config, shapeSentence: "time-first" } });
+  // Position-first text of a time-first trajectory: the order swapped back, and the `when` answer's wording.
+  const swapBack = (text: string) =>
+    text
+      .replace(/(\w+ \w+) ((?:from \d\d:\d\d to \d\d:\d\d|at \d\d:\d\d)) is in the ([a-z-]+)/g, "$1 is in the $3 $2")
+      .replace(
+        /The (\w+ \w+) from (\d\d:\d\d) to (\d\d:\d\d) is the one asked about\./,
+        "The $1 is visible from $2 to $3.",
+      );
+
+  it("take the same decisions: only the shape sentences and the `when` answer's wording change", () => {
+    expect(timeFirst.questions).toEqual(base.questions);
+    expect(timeFirst.oracle.map((o) => o.rounds)).toEqual(base.oracle.map((o) => o.rounds));
+    let changed = 0;
+    timeFirst.oracle.forEach((o, i) => {
+      const turns = o.turns.map((t) => ({ ...t, content: swapBack(t.content) }));
+      expect(turns).toEqual(base.oracle[i]!.turns);
+      changed += o.turns.some((t, j) => t.content !== base.oracle[i]!.turns[j]!.content) ? 1 : 0;
+    });
+    expect(changed).toBeGreaterThan(timeFirst.oracle.length / 2);
+  });
+
+  it("answer `when` with the target's name followed by the times a tool response states after it", () => {
+    const when = timeFirst.oracle.filter((o) => o.questionType === "tvg");
+    expect(when.length).toBeGreaterThan(0);
+    for (const o of when) {
+      const text = assistantTurns(o).at(-1)!;
+      const m = /^<think>\nThe (\w+ \w+) from (\d\d:\d\d) to (\d\d:\d\d) is the one asked about\.\n<\/think>/.exec(
+        text,
+      )!;
+      expect(m).not.toBeNull();
+      const responses = o.turns
+        .filter((t) => t.role === "user")
+        .map((t) => t.content)
+        .join("\n");
+      // The start is written right after the target's name in a response (an induction copy).
+      expect(responses).toMatch(new RegExp(`${m[1]} (?:from ${m[2]} to|at ${m[2]} is)`));
+    }
   });
 });
 

@@ -29,11 +29,12 @@ export const MAX_WINDOW_S = 16;
 
 /**
  * The priors the agent reasons with (taken from the generator config), how it writes a `when`
- * answer (`whenAnswer`, default "seconds") and where it looks for a `when` target (`whenSearch`,
- * default "overview").
+ * answer (`whenAnswer`, default "seconds"), where it looks for a `when` target (`whenSearch`,
+ * default "overview") and the word order of its sub-agents' shape sentences (`shapeSentence`,
+ * default "position-first").
  */
 export type Priors = Pick<SuiteConfig, "minEventS" | "maxEventS" | "minGapS" | "minSceneS"> &
-  Partial<Pick<SuiteConfig, "whenAnswer" | "whenSearch">>;
+  Partial<Pick<SuiteConfig, "whenAnswer" | "whenSearch" | "shapeSentence">>;
 
 type Decision =
   { kind: "answer"; answer: string; reason: string } | { kind: "scan"; runs: [number, number][]; reason: string };
@@ -230,11 +231,13 @@ export function decide(q: SuiteQuestion, k: Knowledge, p: Priors): Decision {
           // copy of the tool responses' times, no arithmetic (a one-second event ends a second later
           // so that SPEC §4's MM:SS range, which needs end > start, reads it).
           const range = `${mmss(lo)} - ${mmss(hi > lo ? hi : hi + 1)}`;
-          return {
-            kind: "answer",
-            answer: range,
-            reason: `The ${name} is visible from ${mmss(lo)} to ${mmss(hi)}.`,
-          };
+          // time-first: the summaries' own "cyan square from 00:56 to 01:03", so the times are the
+          // tokens that follow the target's name in a tool response (an induction copy).
+          const reason =
+            p.shapeSentence === "time-first"
+              ? `The ${name} from ${mmss(lo)} to ${mmss(hi)} is the one asked about.`
+              : `The ${name} is visible from ${mmss(lo)} to ${mmss(hi)}.`;
+          return { kind: "answer", answer: range, reason };
         }
         const range = formatRange(lo, hi + 1);
         const longest = `no shape lasts longer than ${p.maxEventS} s`;
@@ -398,7 +401,7 @@ export function oracleTrajectory(q: SuiteQuestion, a: VideoAnnotation, k: Overvi
     calls.forEach((c, i) => {
       const times = cropTimestamps(c.start, c.end, a.durationS);
       const frames = times.map((t) => observe(a, t));
-      const summary = summarizeFrames(times, frames);
+      const summary = summarizeFrames(times, frames, priors.shapeSentence);
       subAgents.push({
         round,
         call: i,

@@ -3,6 +3,7 @@ import { runSubcommand, type CliIo, type Command } from "../command";
 
 const HELP = `Usage: paravt suite generate --seed S --count N --out DIR [--min-minutes A] [--max-minutes B]
                            [--when-answer seconds|mmss] [--when-search overview|crops]
+                           [--shape-sentence position-first|time-first]
 
 Generates the long-video needle suite (@paravt/suite): N synthetic videos rendered and encoded
 to H.264 MP4, their exact annotations, questions (mcq / tvg / oe), oracle trajectories for
@@ -20,6 +21,10 @@ Options:
   --when-search W    where the oracle looks for a \`when\` target: overview (default; starts from
                      what its K overview frames show) or crops (reads the whole video through its
                      sub-agents, up to 5 windows a round, and answers from their summaries alone)
+  --shape-sentence O word order of a shape in the sub-agents' summaries: position-first (default;
+                     "A red square is in the center from 00:56 to 01:03") or time-first ("A red
+                     square from 00:56 to 01:03 is in the center"; an MM:SS when answer then
+                     repeats "The red square from 00:56 to 01:03")
 
 Writes DIR/videos/<id>.mp4, DIR/annotations/<id>.json, DIR/questions.jsonl, DIR/oracle.jsonl,
 DIR/rl.jsonl and DIR/manifest.json (written last). Progress goes to stderr, one line per
@@ -57,6 +62,7 @@ interface GenerateArgs {
   maxMinutes?: number;
   whenAnswer?: "seconds" | "mmss";
   whenSearch?: "overview" | "crops";
+  shapeSentence?: "position-first" | "time-first";
 }
 
 function parseGenerate(args: readonly string[]): GenerateArgs {
@@ -74,6 +80,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
         "max-minutes": { type: "string" },
         "when-answer": { type: "string" },
         "when-search": { type: "string" },
+        "shape-sentence": { type: "string" },
       },
     });
   } catch (e) {
@@ -89,6 +96,9 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
   const search = v["when-search"];
   if (search !== undefined && search !== "overview" && search !== "crops")
     throw new UsageError(`--when-search must be overview or crops (got ${search})`);
+  const order = v["shape-sentence"];
+  if (order !== undefined && order !== "position-first" && order !== "time-first")
+    throw new UsageError(`--shape-sentence must be position-first or time-first (got ${order})`);
   return {
     seed: integer("seed", v.seed, 0, 0xffffffff),
     count: integer("count", v.count, 1, 10_000),
@@ -97,6 +107,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
     ...(max === undefined ? {} : { maxMinutes: max }),
     ...(when === undefined ? {} : { whenAnswer: when }),
     ...(search === undefined ? {} : { whenSearch: search }),
+    ...(order === undefined ? {} : { shapeSentence: order }),
   };
 }
 
@@ -119,6 +130,7 @@ async function generate(args: readonly string[], io: CliIo): Promise<number> {
     config = resolveConfig({
       ...(opts.whenAnswer === undefined ? {} : { whenAnswer: opts.whenAnswer }),
       ...(opts.whenSearch === undefined ? {} : { whenSearch: opts.whenSearch }),
+      ...(opts.shapeSentence === undefined ? {} : { shapeSentence: opts.shapeSentence }),
       ...(opts.minMinutes === undefined ? {} : { minMinutes: opts.minMinutes }),
       // A lone --min-minutes above the default maximum raises the maximum with it.
       ...(opts.maxMinutes !== undefined
