@@ -26,13 +26,16 @@ def main():
     ap.add_argument("--limit", type=int, default=300)
     ap.add_argument("--shift", type=float, default=0.0)
     ap.add_argument("--batch", type=int, default=8)
+    ap.add_argument("--time-tokens", action="store_true", help="a model trained with train_sft.py --time-tokens")
     args = ap.parse_args()
     data = Data(args.data)
     model = Nano([(n, torch.from_numpy(a)) for n, a in read_safetensors(args.init)[0]], data.meta["model"]).eval()
+    data.time_tokens = args.time_tokens
     feats = torch.from_numpy(data.features())
     rows = [x for x, r in enumerate(data.table) if r[2] == args.kind and r[6] == data.when][: args.limit]
     rng = np.random.default_rng(0)
     hits, total = np.zeros(4), np.zeros(4)
+    exact, n_ex = 0, 0  # the whole first time right (all four digits, or the one time token)
     for i in range(0, len(rows), args.batch):
         tok, tgt, w, fr, _, _, key = data.batch(rows[i : i + args.batch], rng, 0, 0, p_shift=args.shift)
         with torch.no_grad():
@@ -42,9 +45,13 @@ def main():
             if len(at) == 4:
                 hits += pred[b, at] == tgt[b, at]
                 total += 1
-    print(f"{len(rows)} examples (kind {args.kind}, shift {args.shift}): key digits "
-          f"M {hits[0] / total[0]:.3f} M {hits[1] / total[1]:.3f} S {hits[2] / total[2]:.3f} S {hits[3] / total[3]:.3f} "
-          f"all {hits.sum() / total.sum():.3f} (n {int(total[0])})")
+            if len(at) in (1, 4):
+                exact += int((pred[b, at] == tgt[b, at]).all())
+                n_ex += 1
+    digits = (f"M {hits[0] / total[0]:.3f} M {hits[1] / total[1]:.3f} S {hits[2] / total[2]:.3f} S {hits[3] / total[3]:.3f} "
+              f"all {hits.sum() / total.sum():.3f}, " if total[0] else "")
+    print(f"{len(rows)} examples (kind {args.kind}, shift {args.shift}): key digits {digits}"
+          f"first time exact {exact / max(1, n_ex):.3f} (n {n_ex})")
 
 
 if __name__ == "__main__":

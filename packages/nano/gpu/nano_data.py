@@ -60,10 +60,16 @@ def _array(d, name, dtype):
     raise FileNotFoundError(f"{path} (nor .xz, .gz)")
 
 
+TIME_TOKENS = 600  # 00:00-09:59 (Data time_tokens)
+
+
 class Data:
     """The export's arrays and the trainer's per-example batch assembly (train-sft.ts trainSft)."""
 
-    def __init__(self, d):
+    def __init__(self, d, time_tokens=False):
+        # time_tokens (experiment, gpu/README.md "Time tokens"): every MM:SS below 10:00 becomes one
+        # token V + 60·M + S instead of five (digits and colon); the model's wte grows by TIME_TOKENS rows.
+        self.time_tokens = time_tokens
         self.meta = json.load(open(os.path.join(d, "meta.json")))
         m = self.meta
         self.table = _array(d, "examples.i32", "<i4").reshape(-1, 8)
@@ -196,7 +202,39 @@ class Data:
         has = ft >= 0
         targets[has] = ft[has]
         w[has] = self.ft_weight
-        return ids2[:-1], targets, w, self.frame[off : off + n - 1], copy_pal, copy_dig, key_dig
+        out = ids2[:-1], targets, w, self.frame[off : off + n - 1], copy_pal, copy_dig, key_dig
+        return self.collapse_times(ids2, out) if self.time_tokens else out
+
+    def collapse_times(self, ids, out):
+        """One example's arrays with each MM:SS (M < 10) of `ids` as one time token (time_tokens).
+
+        A span's first position is kept as the time token and its other four dropped. A kept
+        position p predicts the next kept token, so its weight and masks are those of the last
+        dropped position before it (p itself unless p starts a span): the position that predicted
+        a time's first digit now predicts the time token; the key mask marks that one position.
+        """
+        n = len(ids)
+        dv = self.digit_value[ids]
+        keep = np.ones(n, dtype=bool)
+        orig, ids = ids, ids.copy()
+        i = 0
+        while i + 4 < n:
+            d = dv[i : i + 5]
+            if d[0] == 0 and d[1] >= 0 and ids[i + 2] == self.colon and d[3] >= 0 and d[3] <= 5 and d[4] >= 0:
+                ids[i] = self.V + 60 * d[1] + 10 * d[3] + d[4]
+                keep[i + 1 : i + 5] = False
+                i += 5
+            else:
+                i += 1
+        kept = np.nonzero(keep)[0]
+        # For kept position p (all but the last), the original position whose target was the next kept token.
+        src = kept[1:] - 1
+        tok = ids[kept[:-1]]
+        a, targets, w, f, cp, cd, ck = out
+        new_targets = ids[kept[1:]].copy()
+        ft = targets[src] != orig[src + 1]  # frame targets (a frame slot's label instead of the next token)
+        new_targets[ft] = targets[src][ft]
+        return tok, new_targets, w[src], f[kept[:-1]], cp[src], cd[src], ck[src]
 
     def batch(self, xs, rng, p_palette, p_digits, plain=False, p_shift=0.0):
         """(tokens, targets, weights, frame rows, palette-copy mask, digit-copy mask, key-digit mask)."""

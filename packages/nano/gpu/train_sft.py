@@ -69,6 +69,21 @@ class Nano(torch.nn.Module):
         return x @ p["wte"].t()
 
 
+def grow_time_tokens(model, data, seed):
+    """Switches `data` to time tokens and appends their wte rows: N(0, s²) with s the trained rows' std
+    (fresh, distinct rows: a copy needs tokens told apart, not an ordering)."""
+    from nano_data import TIME_TOKENS
+
+    if data.colon is None:
+        raise SystemExit("--time-tokens needs an export with timeColon in meta.json")
+    wte = model.p["wte"].data
+    if wte.shape[0] == data.V:
+        g = torch.Generator().manual_seed(seed)
+        rows = torch.randn(TIME_TOKENS, wte.shape[1], generator=g) * float(wte.std())
+        model.p["wte"] = torch.nn.Parameter(torch.cat([wte, rows.to(wte.device)]))
+    data.time_tokens = True
+
+
 def learning_rate(lr, warm, step, total):
     if step <= warm:
         return lr * step / warm
@@ -94,6 +109,8 @@ def main():
                     help="probability that a `when` main-agent example's response and answer times move by one random offset")
     ap.add_argument("--drill", type=int, default=1, help="draws of each when-drill example (kind 2) per epoch; 0: none")
     ap.add_argument("--repeat", default="", help="template=N,… (e.g. when=4): main-agent examples drawn N times")
+    ap.add_argument("--time-tokens", action="store_true",
+                    help="experiment: each MM:SS below 10:00 as one new token (README \"Time tokens\"); wte grows by 600 rows")
     ap.add_argument("--snapshots", default="0.25,0.5,0.75", help="fractions of the run that also save a model")
     args = ap.parse_args()
     print(f"args: {vars(args)}", flush=True)
@@ -122,6 +139,8 @@ def main():
     if rel >= 1e-3:
         raise SystemExit("parity failed: the torch model is not the core's model; not training")
     torch.backends.cuda.matmul.allow_tf32 = True
+    if args.time_tokens:
+        grow_time_tokens(model, data, args.seed)
 
     # Examples to draw: every example once, main-agent examples of --repeat templates N times.
     reps = dict((kv.split("=")[0], int(kv.split("=")[1])) for kv in args.repeat.split(",") if kv)
@@ -176,7 +195,7 @@ def main():
         for g in opt.param_groups:
             g["lr"] = lr
         logits = model(tok, fr, feats)
-        ce = F.cross_entropy(logits.view(-1, data.V), tgt.view(-1), reduction="none").view(tgt.shape)
+        ce = F.cross_entropy(logits.view(-1, logits.shape[-1]), tgt.view(-1), reduction="none").view(tgt.shape)
         loss = (ce * w).sum() / w.sum()
         opt.zero_grad(set_to_none=True)
         loss.backward()

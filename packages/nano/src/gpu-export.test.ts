@@ -138,6 +138,59 @@ describe("time shift and when drill (gpu/nano_data.py)", () => {
   }, 60_000);
 });
 
+/** Every example with and without time tokens (Python raises on a violation). */
+const TIME_TOKEN_CHECK = `
+import sys, json, numpy as np
+from nano_data import Data, TIME_TOKENS
+d = Data(sys.argv[1])
+def expand(seq):  # a time token back to its five tokens
+    out = []
+    for v in seq:
+        if v >= d.V:
+            m, s = divmod(int(v) - d.V, 60)
+            out += [d.digits[0], d.digits[m], d.colon, d.digits[s // 10], d.digits[s % 10]]
+        else:
+            out.append(int(v))
+    return np.array(out)
+out = {"examples": 0, "times": 0, "keys": 0}
+for x in range(len(d.table)):
+    arrays = []
+    for on in (False, True):
+        d.time_tokens = on
+        arrays.append(d.example(x, np.random.default_rng(x), 0.5, 0, p_shift=1.0))
+    (tok, tgt, w, fr, _, _, ck), (tok2, tgt2, w2, fr2, _, _, ck2) = arrays
+    spans = int((tok2 >= d.V).sum() + (tgt2[-1] >= d.V))
+    assert len(tok) - len(tok2) == 4 * spans, "four positions fewer per time"
+    assert ((tok2 < d.V + TIME_TOKENS) & (tgt2 < d.V + TIME_TOKENS)).all()
+    text = tgt == np.concatenate([tok[1:], tgt[-1:]])  # not a frame target
+    if text.all():
+        assert np.array_equal(expand(np.concatenate([tok2, tgt2[-1:]])), np.concatenate([tok, tgt[-1:]])), "same text"
+    assert (fr2 >= 0).sum() == (fr >= 0).sum(), "every frame slot kept"
+    full = np.concatenate([tok, tgt[-1:]])
+    firsts = [i for i, _ in d.times(full, 0, len(full))]
+    assert len(firsts) == spans
+    assert np.array_equal(w2[tgt2 >= d.V], w[np.array(firsts, dtype=int) - 1]), "a time token's weight is its first digit's"
+    if ck.any():
+        assert ck2.sum() == 1 and tgt2[ck2][0] >= d.V, "the key: the one position that predicts the first time"
+        m, s = divmod(int(tgt2[ck2][0]) - d.V, 60)
+        at = np.nonzero(ck)[0]
+        assert [m // 10, m % 10, s // 10, s % 10] == list(d.digit_value[tgt[at]]), "the key time is the key digits"
+        out["keys"] += 1
+    out["examples"] += 1
+    out["times"] += spans
+print(json.dumps(out))
+`;
+
+describe("time tokens (gpu/nano_data.py, experiment)", () => {
+  it("turns each MM:SS into one token, keeping the text, the frame slots and the key", async () => {
+    const { stdout } = await python("-c", TIME_TOKEN_CHECK, data);
+    const r = JSON.parse(stdout) as { examples: number; times: number; keys: number };
+    expect(r.examples).toBeGreaterThan(0);
+    expect(r.times).toBeGreaterThan(r.examples);
+    expect(r.keys).toBeGreaterThan(0);
+  }, 60_000);
+});
+
 describe("importGpuModel", () => {
   it("turns a model.safetensors written by nano_data.py into a checkpoint with the same weights", async () => {
     const file = join(root, "model.safetensors");
