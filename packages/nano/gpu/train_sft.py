@@ -111,6 +111,8 @@ def main():
     ap.add_argument("--repeat", default="", help="template=N,… (e.g. when=4): main-agent examples drawn N times")
     ap.add_argument("--time-tokens", action="store_true",
                     help="experiment: each MM:SS below 10:00 as one new token (README \"Time tokens\"); wte grows by 600 rows")
+    ap.add_argument("--continue-from", default="",
+                    help="model.safetensors to train from after the parity check of --init (e.g. a --time-tokens model)")
     ap.add_argument("--snapshots", default="0.25,0.5,0.75", help="fractions of the run that also save a model")
     args = ap.parse_args()
     print(f"args: {vars(args)}", flush=True)
@@ -139,6 +141,11 @@ def main():
     if rel >= 1e-3:
         raise SystemExit("parity failed: the torch model is not the core's model; not training")
     torch.backends.cuda.matmul.allow_tf32 = True
+    if args.continue_from:
+        # The parity check above tested this torch model against the core with the export's --init;
+        # a grown (--time-tokens) model cannot be an export's --init, so its weights come in here.
+        model = Nano([(n, torch.from_numpy(a)) for n, a in read_safetensors(args.continue_from)[0]], data.meta["model"]).to(dev)
+        print(f"continuing from {args.continue_from}", flush=True)
     if args.time_tokens:
         grow_time_tokens(model, data, args.seed)
 
