@@ -66,10 +66,10 @@ TIME_TOKENS = 600  # 00:00-09:59 (Data time_tokens)
 class Data:
     """The export's arrays and the trainer's per-example batch assembly (train-sft.ts trainSft)."""
 
-    def __init__(self, d, time_tokens=False):
-        # time_tokens (experiment, gpu/README.md "Time tokens"): every MM:SS below 10:00 becomes one
-        # token V + 60·M + S instead of five (digits and colon); the model's wte grows by TIME_TOKENS rows.
-        self.time_tokens = time_tokens
+    def __init__(self, d):
+        # time_tokens (experiment, train_sft.py --time-tokens, gpu/README.md): every MM:SS below 10:00
+        # becomes one token V + 60·M + S instead of five (digits and colon); wte grows by TIME_TOKENS rows.
+        self.time_tokens = False
         self.meta = json.load(open(os.path.join(d, "meta.json")))
         m = self.meta
         self.table = _array(d, "examples.i32", "<i4").reshape(-1, 8)
@@ -220,7 +220,7 @@ class Data:
         i = 0
         while i + 4 < n:
             d = dv[i : i + 5]
-            if d[0] == 0 and d[1] >= 0 and ids[i + 2] == self.colon and d[3] >= 0 and d[3] <= 5 and d[4] >= 0:
+            if d[0] == 0 and d[1] >= 0 and ids[i + 2] == self.colon and 0 <= d[3] <= 5 and d[4] >= 0:
                 ids[i] = self.V + 60 * d[1] + 10 * d[3] + d[4]
                 keep[i + 1 : i + 5] = False
                 i += 5
@@ -230,7 +230,7 @@ class Data:
         # For kept position p (all but the last), the original position whose target was the next kept token.
         src = kept[1:] - 1
         tok = ids[kept[:-1]]
-        a, targets, w, f, cp, cd, ck = out
+        _, targets, w, f, cp, cd, ck = out
         new_targets = ids[kept[1:]].copy()
         ft = targets[src] != orig[src + 1]  # frame targets (a frame slot's label instead of the next token)
         new_targets[ft] = targets[src][ft]

@@ -31,7 +31,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from nano_data import Data, read_safetensors, write_safetensors
+from nano_data import TIME_TOKENS, Data, read_safetensors, write_safetensors
 
 DECAYED = {"wte", "wpe", "frame_w", "qkv_w", "attn_proj_w", "fc_w", "fc_proj_w"}
 
@@ -72,8 +72,6 @@ class Nano(torch.nn.Module):
 def grow_time_tokens(model, data, seed):
     """Switches `data` to time tokens and appends their wte rows: N(0, s²) with s the trained rows' std
     (fresh, distinct rows: a copy needs tokens told apart, not an ordering)."""
-    from nano_data import TIME_TOKENS
-
     if data.colon is None:
         raise SystemExit("--time-tokens needs an export with timeColon in meta.json")
     wte = model.p["wte"].data
@@ -110,7 +108,7 @@ def main():
     ap.add_argument("--drill", type=int, default=1, help="draws of each when-drill example (kind 2) per epoch; 0: none")
     ap.add_argument("--repeat", default="", help="template=N,… (e.g. when=4): main-agent examples drawn N times")
     ap.add_argument("--time-tokens", action="store_true",
-                    help="experiment: each MM:SS below 10:00 as one new token (README \"Time tokens\"); wte grows by 600 rows")
+                    help="experiment: each MM:SS below 10:00 as one new token (nano README \"Word order and time tokens\"); wte grows by 600 rows")
     ap.add_argument("--continue-from", default="",
                     help="model.safetensors to train from after the parity check of --init (e.g. a --time-tokens model)")
     ap.add_argument("--snapshots", default="0.25,0.5,0.75", help="fractions of the run that also save a model")

@@ -8,6 +8,7 @@
 // and `parseSummary` reads them back losslessly (tested), so the main agent's knowledge after a
 // crop is exactly what the summary it receives says.
 
+import type { SuiteConfig } from "./config";
 import type { Position, SceneColor, Shape, ShapeColor } from "./palette";
 import type { SuiteEvent, VideoAnnotation } from "./schemas";
 
@@ -125,9 +126,6 @@ function runsOf<T>(items: readonly T[], same: (a: T, b: T) => boolean): [number,
   return out;
 }
 
-/** Word order of a shape sentence (SuiteConfig `shapeSentence`). */
-export type ShapeSentence = "position-first" | "time-first";
-
 /**
  * The sub-agent's summary of a crop: the background colors and every shape with its color,
  * position and the first and last frame (MM:SS) in which it is visible. Frames are at whole
@@ -137,7 +135,7 @@ export type ShapeSentence = "position-first" | "time-first";
 export function summarizeFrames(
   times: readonly number[],
   frames: readonly Observation[],
-  order: ShapeSentence = "position-first",
+  order: SuiteConfig["shapeSentence"] = "position-first",
 ): string {
   if (times.length === 0 || times.length !== frames.length) throw new RangeError("one observation per frame time");
   const first = times[0]!;
