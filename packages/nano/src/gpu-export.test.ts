@@ -15,6 +15,7 @@ import { writeSuite } from "@paravt/suite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCheckpoint } from "./checkpoint";
 import { exportGpuDataset, GPU_EXPORT_FORMAT, importGpuModel } from "./gpu-export";
+import { TIME_PIECE_COUNT, TIME_TOKENIZER_VERSION } from "./tokenizer";
 
 const run = promisify(execFile);
 const INIT = fileURLToPath(new URL("../checkpoints/default", import.meta.url));
@@ -202,6 +203,28 @@ describe("importGpuModel", () => {
     expect(a.training.dataCursor.datasetHash).toBe(exported.datasetHash);
     expect(a.training.optimizer).toBeNull();
     for (const [name, t] of b.params) expect(a.params.get(name)!.data).toEqual(t.data);
+  });
+
+  it("turns a model grown by --time-tokens (600 more wte rows) into a checkpoint of tokenizer version 2", async () => {
+    const file = join(root, "grown.safetensors");
+    const grow =
+      'np.concatenate([a, np.arange(600 * a.shape[1], dtype=np.float32).reshape(600, -1) / 1e4]) if n == "wte" else a';
+    await pythonModel(file, { dataset: exported.datasetHash }, grow);
+    const out = join(root, "grown");
+    await importGpuModel({ model: file, init: INIT, out, step: 3, seed: 5 });
+    const [a, b] = await Promise.all([loadCheckpoint(out), loadCheckpoint(INIT, { moments: false })]);
+    expect(a.tokenizer.version).toBe(TIME_TOKENIZER_VERSION);
+    expect(a.tokenizer.pieces).toEqual(b.tokenizer.pieces);
+    expect(a.config.vocabSize).toBe(b.config.vocabSize + TIME_PIECE_COUNT);
+    const wte = a.params.get("wte")!;
+    const C = a.config.width;
+    expect(wte.shape).toEqual([b.config.vocabSize + TIME_PIECE_COUNT, C]);
+    expect(wte.data.subarray(0, b.config.vocabSize * C)).toEqual(b.params.get("wte")!.data);
+    expect(wte.data[(b.config.vocabSize + 63) * C + 1]).toBeCloseTo((63 * C + 1) / 1e4, 6); // the row of "01:03"
+    // The export writes version-1 ids and runs its init on them: a version-2 init is refused by name.
+    await expect(exportGpuDataset({ suiteDir, init: out, out: join(root, "no-export") })).rejects.toThrow(
+      /has time pieces \(tokenizer version 2\).*--time-tokens --continue-from/,
+    );
   });
 
   it("refuses a file without the export's fingerprint, and one of another shape by tensor name", async () => {

@@ -42,7 +42,7 @@ import { palettePieces, permutable, PERMUTED_GROUPS } from "./palette-permutatio
 import { readSafetensorsFile } from "./safetensors";
 import { datasetHash, sftExamples, type FrameRef, type SftOptions } from "./sequence";
 import { trainSft } from "./train-sft";
-import type { Tokenizer } from "./tokenizer";
+import { TIME_PIECE_COUNT, type Tokenizer } from "./tokenizer";
 import { defaultTokenizer } from "./vocabulary";
 
 export const GPU_EXPORT_FORMAT = "paravt-nano-gpu-sft";
@@ -79,7 +79,16 @@ export interface GpuExportResult {
 /** Writes the export of `o.suiteDir` to `o.out` (see the file list at the top). */
 export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportResult> {
   const tokenizer = defaultTokenizer();
-  const ckpt = await loadCheckpoint(o.init, { tokenizer, moments: false });
+  const ckpt = await loadCheckpoint(o.init, { moments: false });
+  if (ckpt.tokenizer.hasTimePieces) {
+    // The arrays hold version-1 ids (train_sft.py --time-tokens collapses them) and the parity
+    // batch runs the init on them, so the init must be version 1.
+    throw new Error(
+      `exportGpuDataset: ${o.init} has time pieces (tokenizer version 2); export with a version-1 --init of the same ` +
+        `config and give this model to train_sft.py as --time-tokens --continue-from ${o.init}/model.safetensors`,
+    );
+  }
+  if (ckpt.tokenizer.hash !== tokenizer.hash) await loadCheckpoint(o.init, { tokenizer, moments: false }); // names the difference
   const full = await readSuite(o.suiteDir);
   const kept = new Set(full.videos.slice(0, o.videos).map((v) => v.file));
   const suite = { ...full, oracle: full.oracle.filter((r) => kept.has(r.video)) };
@@ -317,20 +326,25 @@ export interface GpuImportOptions {
 
 /**
  * A checkpoint (no optimizer state) from a GPU-trained model.safetensors; saveCheckpoint checks
- * every tensor against the init's layout, so a file of another config is refused by name.
+ * every tensor against the init's layout, so a file of another config is refused by name. A model
+ * trained with `--time-tokens` (its `wte` has TIME_PIECE_COUNT more rows than the init's
+ * vocabulary) becomes a checkpoint of the init's tokenizer with time pieces (version 2), whose ids
+ * are the trainer's `V + 60·M + S`.
  */
 export async function importGpuModel(o: GpuImportOptions): Promise<void> {
-  const tokenizer = defaultTokenizer();
-  const init = await loadCheckpoint(o.init, { tokenizer, moments: false });
+  const init = await loadCheckpoint(o.init, { moments: false });
   const file = await readSafetensorsFile(o.model);
   const dataset = file.metadata.dataset;
   if (!dataset || !/^[0-9a-f]{64}$/.test(dataset)) {
     throw new Error(`${o.model}: no dataset fingerprint in its metadata (was it written by gpu/train_sft.py?)`);
   }
+  const rows = file.tensors.get("wte")?.shape[0];
+  const grown = rows === init.tokenizer.size + TIME_PIECE_COUNT && !init.tokenizer.hasTimePieces;
+  const tokenizer = grown ? init.tokenizer.withTimePieces() : init.tokenizer;
   await saveCheckpoint(
     o.out,
     {
-      config: init.config,
+      config: grown ? { ...init.config, vocabSize: tokenizer.size } : init.config,
       tokenizer,
       params: file.tensors,
       training: {

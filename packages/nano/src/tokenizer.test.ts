@@ -2,7 +2,15 @@ import fc from "fast-check";
 import { parseEvalToolCalls, parseTrainingToolCalls } from "@paravt/protocol";
 import { planSuite } from "@paravt/suite";
 import { describe, expect, it } from "vitest";
-import { BYTE_OFFSET, CONTROL_TOKENS, PIECE_OFFSET, Tokenizer, TokenizerError } from "./tokenizer";
+import {
+  BYTE_OFFSET,
+  CONTROL_TOKENS,
+  PIECE_OFFSET,
+  TIME_PIECE_COUNT,
+  TIME_TOKENIZER_VERSION,
+  timePieceText,
+  Tokenizer,
+} from "./tokenizer";
 import { defaultPieces, defaultTokenizer, planTexts, PROTOCOL_PIECES, uncoveredWords, vocabJson } from "./vocabulary";
 
 const tok = defaultTokenizer();
@@ -129,7 +137,8 @@ describe("tokenizer: vocabulary", () => {
       /hash .* does not match/,
     );
     expect(() => Tokenizer.fromVocabJson({ ...json, size: json.size + 1 })).toThrow(/size/);
-    expect(() => Tokenizer.fromVocabJson({ ...json, version: 2 })).toThrow(TokenizerError);
+    expect(() => Tokenizer.fromVocabJson({ ...json, version: 3 })).toThrow(/version 3 is not supported/);
+    expect(() => Tokenizer.fromVocabJson({ ...json, version: 2 })).toThrow(/hash .* does not match/);
     expect(() => Tokenizer.fromVocabJson({ ...json, hash: "x" })).toThrow(/hash/);
     expect(() => new Tokenizer(["ab", "ab"])).toThrow(/twice/);
     expect(() => new Tokenizer(["a"])).toThrow(/shorter than 2 bytes/);
@@ -193,5 +202,91 @@ describe("tokenizer: oracle trajectories", () => {
       .join("\n");
     const bytes = new TextEncoder().encode(text).length;
     expect(tok.encode(text).length).toBeLessThan(bytes / 3);
+  });
+});
+
+describe("tokenizer version 2: time pieces", () => {
+  const tok2 = tok.withTimePieces();
+  const colon = tok.encode(":")[0]!;
+  const digit = (id: number) => (id >= BYTE_OFFSET + 0x30 && id <= BYTE_OFFSET + 0x39 ? id - BYTE_OFFSET - 0x30 : -1);
+  /** gpu/nano_data.py collapse_times on version-1 ids: each 0M:SS (S < 60), left to right, one token. */
+  const collapse = (ids: number[]) => {
+    const out: number[] = [];
+    for (let i = 0; i < ids.length; i++) {
+      const d = ids.slice(i, i + 5).map(digit);
+      if (
+        d.length === 5 &&
+        d[0] === 0 &&
+        d[1]! >= 0 &&
+        ids[i + 2] === colon &&
+        d[3]! >= 0 &&
+        d[3]! <= 5 &&
+        d[4]! >= 0
+      ) {
+        out.push(tok.size + 60 * d[1]! + 10 * d[3]! + d[4]!);
+        i += 4;
+      } else out.push(ids[i]!);
+    }
+    return out;
+  };
+
+  it("appends one token per MM:SS below 10:00 after version 1's ids, which stay as they are", () => {
+    expect(tok2.version).toBe(TIME_TOKENIZER_VERSION);
+    expect(tok2.size).toBe(tok.size + TIME_PIECE_COUNT);
+    expect(tok2.timeOffset).toBe(tok.size);
+    expect(tok2.hasTimePieces && !tok.hasTimePieces).toBe(true);
+    expect(tok2.hash).not.toBe(tok.hash);
+    expect(tok2.idOf("00:00")).toBe(tok.size);
+    expect(tok2.idOf("01:03")).toBe(tok.size + 63);
+    expect(tok2.idOf("09:59")).toBe(tok.size + 599);
+    expect(tok2.label(tok.size + 63)).toBe("01:03");
+    expect(timePieceText(599)).toBe("09:59");
+    for (const id of [0, 4, 300, tok.size - 1]) expect(tok2.label(id)).toBe(tok.label(id));
+    expect(tok2.withTimePieces()).toBe(tok2);
+  });
+
+  it("encodes a time as one token only where five characters spell 0M:SS", () => {
+    const ids = tok2.encode("A cyan square from 00:56 to 01:03 is in the center");
+    expect(ids.filter((id) => id >= tok.size).map((id) => tok2.label(id))).toEqual(["00:56", "01:03"]);
+    expect(tok2.encode("10:00")).toEqual(tok.encode("10:00"));
+    expect(tok2.encode("00:60")).toEqual(tok.encode("00:60"));
+    expect(tok2.encode("<12.0 seconds>")).toEqual(tok.encode("<12.0 seconds>"));
+    expect(tok2.encode("100:56").map((id) => tok2.label(id))).toEqual(["1", "00:56"]);
+  });
+
+  it("gives exactly the tokens the GPU trainer's collapse_times makes of version 1's (oracle texts and any string)", () => {
+    const texts = planTexts(
+      planSuite({ seed: 12, count: 3, config: { whenAnswer: "mmss", shapeSentence: "time-first" } }),
+    );
+    let times = 0;
+    for (const t of texts) {
+      const ids = tok2.encode(t);
+      expect(ids).toEqual(collapse(tok.encode(t)));
+      times += ids.filter((id) => id >= tok.size).length;
+    }
+    expect(times).toBeGreaterThan(50);
+    const clock = fc
+      .tuple(fc.nat(12), fc.nat(70))
+      .map(([m, s]) => `${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}`);
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(clock, fc.constantFrom("0", ":", "1", " from ", "12.0")), { maxLength: 12 }),
+        (parts) => {
+          const s = parts.join("");
+          expect(tok2.encode(s)).toEqual(collapse(tok.encode(s)));
+          expect(tok2.decode(tok2.encode(s))).toBe(s);
+        },
+      ),
+    );
+  });
+
+  it("round-trips through its vocab JSON, which lists the word pieces only", () => {
+    const json = tok2.vocabJson();
+    expect(json.version).toBe(2);
+    expect(json.pieces).toEqual(tok.pieces);
+    expect(json.size).toBe(tok.size + TIME_PIECE_COUNT);
+    const again = Tokenizer.fromVocabJson(JSON.parse(JSON.stringify(json)));
+    expect(again.hash).toBe(tok2.hash);
+    expect(() => Tokenizer.fromVocabJson({ ...json, size: tok.size })).toThrow(/size/);
   });
 });

@@ -7,11 +7,19 @@
 //                              by `encode`; text spelling "<frame>" encodes as ordinary text)
 //   4 .. 259                   one token per byte value (byte b = id 4 + b); ASCII characters,
 //                              digits 0-9 in particular, are these single-byte tokens
-//   260 .. size-1              pieces: multi-byte strings (protocol tags, JSON fragments of tool
+//   260 .. 260+n-1             pieces: multi-byte strings (protocol tags, JSON fragments of tool
 //                              calls, the needle suite's words), matched longest first
+//   260+n .. 260+n+599         version 2 only: time pieces, one per MM:SS below 10:00 ("00:00" is
+//                              260+n, "0M:SS" is 260+n+60·M+S)
 //
 // No piece contains a digit, so numbers are always spelled digit by digit (timestamps, crop
-// windows and answers stay compositional for a small model). Encoding is segment-wise in the
+// windows and answers stay compositional for a small model) — except, in version 2, a whole MM:SS
+// time, which is one token. Why version 2: a `when` answer copies the times the target's sentence
+// states; spelt as five tokens the small model never learnt to find them (teacher-forced first
+// time 0.03), as one token in time-first sentences it did in 4,500 steps (0.63; nano README "Word
+// order and time tokens"). A time piece starts with "0" and no other piece holds a digit, so the
+// greedy match takes one exactly where the five bytes spell a time: the same tokens as collapsing
+// version 1's digits left to right (`collapse_times` in gpu/nano_data.py, which trained them). Encoding is segment-wise in the
 // sequence builder (prompt, forced prefix, generated text are encoded separately), which is
 // exactly what generation sees: the model continues after the prefix's last token.
 
@@ -20,8 +28,21 @@ import { z } from "zod";
 import { wtf8Decode, wtf8Encode } from "./wtf8";
 
 export const TOKENIZER_FORMAT = "paravt-nano-tokenizer";
-/** Bumped when the id layout or the encoding algorithm changes (the pieces are hashed separately). */
+/**
+ * The version `new Tokenizer(pieces)` builds, the default vocabulary's. Versions are bumped when
+ * the id layout or the encoding algorithm changes (the pieces are hashed separately).
+ */
 export const TOKENIZER_VERSION = 1;
+/** Version 1's layout plus TIME_PIECE_COUNT time pieces after the pieces. */
+export const TIME_TOKENIZER_VERSION = 2;
+export const TOKENIZER_VERSIONS: readonly number[] = [TOKENIZER_VERSION, TIME_TOKENIZER_VERSION];
+/** Time pieces of version 2: "00:00" .. "09:59". */
+export const TIME_PIECE_COUNT = 600;
+
+/** The text of time piece k (0 ≤ k < TIME_PIECE_COUNT): "0M:SS" with M = ⌊k/60⌋, SS = k mod 60. */
+export function timePieceText(k: number): string {
+  return `0${Math.floor(k / 60)}:${String(k % 60).padStart(2, "0")}`;
+}
 
 export const CONTROL_TOKENS = ["<|pad|>", "<|bos|>", "<|eos|>", "<frame>"] as const;
 export type ControlToken = (typeof CONTROL_TOKENS)[number];
@@ -42,6 +63,7 @@ export interface VocabJson {
   controls: string[];
   byteOffset: number;
   pieceOffset: number;
+  /** The word pieces; version 2's time pieces follow them implicitly (not listed). */
   pieces: string[];
 }
 
@@ -83,17 +105,29 @@ export class Tokenizer {
   private readonly root: TrieNode = { id: -1, next: new Map() };
   private readonly byText = new Map<string, number>();
 
-  /** Validates the pieces (unique, at least 2 bytes, no digit) and builds the matcher. */
+  /** Time pieces (version 2) start at this id; equal to `size` in version 1. */
+  readonly timeOffset: number;
+
+  /**
+   * Validates the pieces (unique, at least 2 bytes, no digit) and builds the matcher; version 2
+   * appends the time pieces after them.
+   */
   constructor(pieces: readonly string[], version = TOKENIZER_VERSION) {
-    if (version !== TOKENIZER_VERSION) {
-      throw new TokenizerError(`tokenizer version ${version} is not supported (this code reads ${TOKENIZER_VERSION})`);
+    if (!TOKENIZER_VERSIONS.includes(version)) {
+      throw new TokenizerError(
+        `tokenizer version ${version} is not supported (this code reads ${TOKENIZER_VERSIONS.join(", ")})`,
+      );
     }
     this.version = version;
     this.pieces = [...pieces];
-    this.pieceBytes = this.pieces.map((p, i) => {
+    this.timeOffset = PIECE_OFFSET + this.pieces.length;
+    const times =
+      version === TIME_TOKENIZER_VERSION ? Array.from({ length: TIME_PIECE_COUNT }, (_, k) => timePieceText(k)) : [];
+    this.pieceBytes = [...this.pieces, ...times].map((p, i) => {
       const bytes = wtf8Encode(p);
+      const isTime = i >= this.pieces.length;
       if (bytes.length < 2) throw new TokenizerError(`piece ${i} ${JSON.stringify(p)} is shorter than 2 bytes`);
-      if (/\d/.test(p)) throw new TokenizerError(`piece ${i} ${JSON.stringify(p)} contains a digit`);
+      if (!isTime && /\d/.test(p)) throw new TokenizerError(`piece ${i} ${JSON.stringify(p)} contains a digit`);
       if (this.byText.has(p)) throw new TokenizerError(`piece ${i} ${JSON.stringify(p)} is listed twice`);
       const id = PIECE_OFFSET + i;
       this.byText.set(p, id);
@@ -109,7 +143,7 @@ export class Tokenizer {
       node.id = id;
       return bytes;
     });
-    this.size = PIECE_OFFSET + this.pieces.length;
+    this.size = PIECE_OFFSET + this.pieceBytes.length;
     this.hash = vocabHash(version, CONTROL_TOKENS, this.pieces);
   }
 
@@ -122,7 +156,9 @@ export class Tokenizer {
     }
     const v = r.data;
     if (JSON.stringify(v.controls) !== JSON.stringify(CONTROL_TOKENS) || v.byteOffset !== BYTE_OFFSET) {
-      throw new TokenizerError(`vocab JSON has another control/byte layout than version ${TOKENIZER_VERSION}`);
+      throw new TokenizerError(
+        `vocab JSON has another control/byte layout than versions ${TOKENIZER_VERSIONS.join(", ")}`,
+      );
     }
     if (v.pieceOffset !== PIECE_OFFSET) throw new TokenizerError(`vocab JSON pieceOffset must be ${PIECE_OFFSET}`);
     const tok = new Tokenizer(v.pieces, v.version);
@@ -132,6 +168,20 @@ export class Tokenizer {
     if (tok.size !== v.size)
       throw new TokenizerError(`vocab JSON size ${v.size} does not match its pieces (${tok.size})`);
     return tok;
+  }
+
+  /**
+   * The same pieces with time pieces (version 2): what a version-1 checkpoint becomes when its
+   * `wte` grows by TIME_PIECE_COUNT rows (gpu/train_sft.py --time-tokens, importGpuModel).
+   */
+  withTimePieces(): Tokenizer {
+    if (this.version === TIME_TOKENIZER_VERSION) return this;
+    return new Tokenizer(this.pieces, TIME_TOKENIZER_VERSION);
+  }
+
+  /** Whether the vocabulary has one token per MM:SS below 10:00 (version 2). */
+  get hasTimePieces(): boolean {
+    return this.size > this.timeOffset;
   }
 
   vocabJson(): VocabJson {
@@ -218,8 +268,8 @@ export class Tokenizer {
       const b = id - BYTE_OFFSET;
       return b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `<0x${b.toString(16).toUpperCase().padStart(2, "0")}>`;
     }
-    const p = this.pieces[id - PIECE_OFFSET];
-    if (p === undefined) throw new TokenizerError(`token id ${id} is outside the vocabulary [0, ${this.size})`);
-    return p;
+    const bytes = this.pieceBytes[id - PIECE_OFFSET];
+    if (bytes === undefined) throw new TokenizerError(`token id ${id} is outside the vocabulary [0, ${this.size})`);
+    return this.pieces[id - PIECE_OFFSET] ?? timePieceText(id - this.timeOffset);
   }
 }

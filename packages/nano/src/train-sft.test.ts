@@ -360,6 +360,19 @@ describe("trainSft", () => {
     expect((err as TrainError).code).toBe("RESUME_MISMATCH");
     const bad = await rejection(trainSft({ ...opts, permuteDigits: 0 }));
     expect(bad.message).toMatch(/permuteDigits must be in \(0, 1\] \(got 0\)/);
+    // Tokenizer version 2 (one token per MM:SS): the core trains on it, a digit permutation is refused.
+    const tok2 = tok.withTimePieces();
+    const timed = {
+      ...opts,
+      tokenizer: tok2,
+      modelConfig: { ...opts.modelConfig, vocabSize: tok2.size },
+      filter: (e: { rowId: string }) => when.has(e.rowId),
+    };
+    const e2 = (await trainSft({ ...timed, steps: 1 })).examples[0]!;
+    expect(tok2.decode([...e2.ids.subarray(lastTurnStart(e2.lossMask))])).toMatch(/<answer>\d\d:\d\d - \d\d:\d\d</);
+    expect([...e2.ids].filter((id) => id >= tok.size).length).toBeGreaterThan(2);
+    const refused = await rejection(trainSft({ ...timed, permuteDigits: 1 }));
+    expect(refused.message).toMatch(/permuteDigits needs a tokenizer without time pieces/);
   });
 
   it("frame targets add a weighted perception loss at prompt positions only, and are part of the resume check", async () => {

@@ -365,6 +365,10 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
       throw new TrainError("BAD_OPTIONS", `trainSft: permuteDigits must be in (0, 1] (got ${o.permuteDigits})`);
     dataHash = createHash("sha256").update(`${dataHash}\0digit-permutation\0${digitP}`).digest("hex");
   }
+  if (digitP > 0 && tok.hasTimePieces) {
+    // A permuted "0" would leave a time piece's digits as they are: the copy it teaches would lie.
+    throw new TrainError("BAD_OPTIONS", "trainSft: permuteDigits needs a tokenizer without time pieces (version 1)");
+  }
   const digits = digitP > 0 ? digitIds(tok) : undefined;
   const digitSet = new Set(digits ?? []);
   const digitFrom = examples.map((e) => {

@@ -233,11 +233,12 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
     trainSft,
     withFrameEncoding,
   } = await import("@paravt/nano");
-  const tokenizer = defaultTokenizer();
   const started = Date.now();
   try {
-    // A warm start takes the checkpoint's architecture and weights; the optimizer starts fresh.
-    const loaded = o.initFrom ? await loadCheckpoint(o.initFrom, { tokenizer }) : undefined;
+    // A warm start takes the checkpoint's architecture, tokenizer (version 1 or 2: time pieces)
+    // and weights; the optimizer starts fresh.
+    const loaded = o.initFrom ? await loadCheckpoint(o.initFrom) : undefined;
+    const tokenizer = loaded?.tokenizer ?? defaultTokenizer();
     const widened =
       loaded && o.frameEncoding ? withFrameEncoding(loaded.config, loaded.params, o.frameEncoding) : loaded;
     // A re-drawn frame projection: a trained one no longer learns to read shapes (nano README).
