@@ -88,7 +88,8 @@ export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportRe
         `config and give this model to train_sft.py as --time-tokens --continue-from ${o.init}/model.safetensors`,
     );
   }
-  if (ckpt.tokenizer.hash !== tokenizer.hash) await loadCheckpoint(o.init, { tokenizer, moments: false }); // names the difference
+  // Another version-1 vocabulary: loading with the default tokenizer refuses it, naming the difference.
+  if (ckpt.tokenizer.hash !== tokenizer.hash) await loadCheckpoint(o.init, { tokenizer, moments: false });
   const full = await readSuite(o.suiteDir);
   const kept = new Set(full.videos.slice(0, o.videos).map((v) => v.file));
   const suite = { ...full, oracle: full.oracle.filter((r) => kept.has(r.video)) };

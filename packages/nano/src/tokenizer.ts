@@ -19,9 +19,12 @@
 // time 0.03), as one token in time-first sentences it did in 4,500 steps (0.63; nano README "Word
 // order and time tokens"). A time piece starts with "0" and no other piece holds a digit, so the
 // greedy match takes one exactly where the five bytes spell a time: the same tokens as collapsing
-// version 1's digits left to right (`collapse_times` in gpu/nano_data.py, which trained them). Encoding is segment-wise in the
-// sequence builder (prompt, forced prefix, generated text are encoded separately), which is
-// exactly what generation sees: the model continues after the prefix's last token.
+// version 1's digits left to right (`collapse_times` in gpu/nano_data.py, which trained them).
+// End to end no version-2 model beats the default yet (nano README "Time tokens end to end").
+//
+// Encoding is segment-wise in the sequence builder (prompt, forced prefix, generated text are
+// encoded separately), which is exactly what generation sees: the model continues after the
+// prefix's last token.
 
 import { createHash } from "node:crypto";
 import { z } from "zod";
