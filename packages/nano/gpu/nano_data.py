@@ -70,6 +70,11 @@ class Data:
         # time_tokens (experiment, train_sft.py --time-tokens, gpu/README.md): every MM:SS below 10:00
         # becomes one token V + 60·M + S instead of five (digits and colon); wte grows by TIME_TOKENS rows.
         self.time_tokens = False
+        # spell_sub_agents (with time_tokens; train_sft.py --spell-sub-agent-times): a sub-agent
+        # example's own summary (its assistant tokens) keeps MM:SS as digits, so a sub-agent converts
+        # a frame's `<72.0 seconds>` digit by digit (01:12) instead of a 600-way lookup; its prompt and
+        # every main-agent example still get time tokens, as the tokenizer's greedy match gives them.
+        self.spell_sub_agents = False
         self.meta = json.load(open(os.path.join(d, "meta.json")))
         m = self.meta
         self.table = _array(d, "examples.i32", "<i4").reshape(-1, 8)
@@ -203,15 +208,19 @@ class Data:
         targets[has] = ft[has]
         w[has] = self.ft_weight
         out = ids2[:-1], targets, w, self.frame[off : off + n - 1], copy_pal, copy_dig, key_dig
-        return self.collapse_times(ids2, out) if self.time_tokens else out
+        if not self.time_tokens:
+            return out
+        spelled = self.loss[off : off + n] > 0 if self.spell_sub_agents and kind == 1 else None
+        return self.collapse_times(ids2, out, spelled)
 
-    def collapse_times(self, ids, out):
+    def collapse_times(self, ids, out, spelled=None):
         """One example's arrays with each MM:SS (M < 10) of `ids` as one time token (time_tokens).
 
         A span's first position is kept as the time token and its other four dropped. A kept
         position p predicts the next kept token, so its weight and masks are those of the last
         dropped position before it (p itself unless p starts a span): the position that predicted
         a time's first digit now predicts the time token; the key mask marks that one position.
+        A span starting at a `spelled` position (bool [n], or None) stays five tokens.
         """
         n = len(ids)
         dv = self.digit_value[ids]
@@ -220,7 +229,8 @@ class Data:
         i = 0
         while i + 4 < n:
             d = dv[i : i + 5]
-            if d[0] == 0 and d[1] >= 0 and ids[i + 2] == self.colon and 0 <= d[3] <= 5 and d[4] >= 0:
+            if (d[0] == 0 and d[1] >= 0 and ids[i + 2] == self.colon and 0 <= d[3] <= 5 and d[4] >= 0
+                    and (spelled is None or not spelled[i])):
                 ids[i] = self.V + 60 * d[1] + 10 * d[3] + d[4]
                 keep[i + 1 : i + 5] = False
                 i += 5

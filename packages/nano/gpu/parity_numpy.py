@@ -52,6 +52,7 @@ def main():
     args = ap.parse_args()
     data = Data(args.data)
     p = {n: a.astype(np.float64) for n, a in read_safetensors(args.init)[0]}
+    p["wte"] = p["wte"][: data.V]  # a version-2 init: its version-1 part, as the export's parity batch
     par = data.meta["parity"]
     tok, tgt, w, fr, *_ = data.batch(par["examples"], np.random.default_rng(0), 0, 0, plain=True)
     logits = forward(p, data.meta["model"], tok, fr, data.features().astype(np.float64))

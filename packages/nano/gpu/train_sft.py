@@ -109,16 +109,32 @@ def main():
     ap.add_argument("--repeat", default="", help="template=N,… (e.g. when=4): main-agent examples drawn N times")
     ap.add_argument("--time-tokens", action="store_true",
                     help="experiment: each MM:SS below 10:00 as one new token (nano README \"Word order and time tokens\"); wte grows by 600 rows")
+    ap.add_argument("--spell-sub-agent-times", action="store_true",
+                    help="with --time-tokens: sub-agent summaries keep MM:SS as digits (only their assistant tokens)")
     ap.add_argument("--continue-from", default="",
                     help="model.safetensors to train from after the parity check of --init (e.g. a --time-tokens model)")
     ap.add_argument("--snapshots", default="0.25,0.5,0.75", help="fractions of the run that also save a model")
     args = ap.parse_args()
+    if args.time_tokens and args.permute_digits > 0:
+        # A permuted "0" would leave a time's digits uncollapsed (as trainSft refuses permuteDigits with time pieces).
+        raise SystemExit("--permute-digits needs digits that stay digits: use 0 with --time-tokens")
+    if args.spell_sub_agent_times and not args.time_tokens:
+        raise SystemExit("--spell-sub-agent-times needs --time-tokens")
     print(f"args: {vars(args)}", flush=True)
     t_start = time.time()
     dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     torch.manual_seed(args.seed)
     data = Data(args.data)
     named = [(n, torch.from_numpy(a)) for n, a in read_safetensors(args.init)[0]]
+    # A version-2 init (wte has TIME_TOKENS more rows, e.g. the default checkpoint since tokenizer
+    # version 2): the export's ids and parity loss are those of its version-1 part, the first V rows
+    # (gpu-export.ts versionOnePart); the whole model trains after the check, with --time-tokens.
+    grown_init = dict(named)["wte"].shape[0] == data.V + TIME_TOKENS
+    if grown_init and not args.time_tokens:
+        raise SystemExit(f"{args.init} has {TIME_TOKENS} time-token rows (tokenizer version 2): add --time-tokens")
+    whole_init = named
+    if grown_init:
+        named = [(n, a[: data.V] if n == "wte" else a) for n, a in named]
     model = Nano(named, data.meta["model"]).to(dev)
     feats = torch.from_numpy(data.features()).to(dev)
     print(f"data: {len(data.table)} examples, {len(data.ids)} tokens, {len(data.frames)} frames; "
@@ -141,11 +157,14 @@ def main():
     torch.backends.cuda.matmul.allow_tf32 = True
     if args.continue_from:
         # The parity check above tested this torch model against the core with the export's --init;
-        # a grown (--time-tokens) model cannot be an export's --init, so its weights come in here.
+        # another model (e.g. a snapshot of a --time-tokens run) comes in here.
         model = Nano([(n, torch.from_numpy(a)) for n, a in read_safetensors(args.continue_from)[0]], data.meta["model"]).to(dev)
         print(f"continuing from {args.continue_from}", flush=True)
+    elif grown_init:
+        model = Nano(whole_init, data.meta["model"]).to(dev)
     if args.time_tokens:
         grow_time_tokens(model, data, args.seed)
+        data.spell_sub_agents = args.spell_sub_agent_times
 
     # Examples to draw: every example once, main-agent examples of --repeat templates N times.
     reps = dict((kv.split("=")[0], int(kv.split("=")[1])) for kv in args.repeat.split(",") if kv)

@@ -42,7 +42,7 @@ import { palettePieces, permutable, PERMUTED_GROUPS } from "./palette-permutatio
 import { readSafetensorsFile } from "./safetensors";
 import { datasetHash, sftExamples, type FrameRef, type SftOptions } from "./sequence";
 import { trainSft } from "./train-sft";
-import { TIME_PIECE_COUNT, type Tokenizer } from "./tokenizer";
+import { TIME_PIECE_COUNT, Tokenizer, TOKENIZER_VERSION } from "./tokenizer";
 import { defaultTokenizer } from "./vocabulary";
 
 export const GPU_EXPORT_FORMAT = "paravt-nano-gpu-sft";
@@ -79,15 +79,10 @@ export interface GpuExportResult {
 /** Writes the export of `o.suiteDir` to `o.out` (see the file list at the top). */
 export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportResult> {
   const tokenizer = defaultTokenizer();
-  const ckpt = await loadCheckpoint(o.init, { moments: false });
-  if (ckpt.tokenizer.hasTimePieces) {
-    // The arrays hold version-1 ids (train_sft.py --time-tokens collapses them) and the parity
-    // batch runs the init on them, so the init must be version 1.
-    throw new Error(
-      `exportGpuDataset: ${o.init} has time pieces (tokenizer version 2); export with a version-1 --init of the same ` +
-        `config and give this model to train_sft.py as --time-tokens --continue-from ${o.init}/model.safetensors`,
-    );
-  }
+  // The arrays hold version-1 ids (train_sft.py --time-tokens collapses them) and the parity batch
+  // runs the init on them: a version-2 init takes part as its version-1 part (versionOnePart).
+  const loaded = await loadCheckpoint(o.init, { moments: false });
+  const ckpt = loaded.tokenizer.hasTimePieces ? versionOnePart(loaded) : loaded;
   // Another version-1 vocabulary: loading with the default tokenizer refuses it, naming the difference.
   if (ckpt.tokenizer.hash !== tokenizer.hash) await loadCheckpoint(o.init, { tokenizer, moments: false });
   const full = await readSuite(o.suiteDir);
@@ -151,6 +146,9 @@ export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportRe
     version: 1,
     suite: o.suiteDir,
     init: o.init,
+    // A version-2 init: the parity batch ran its version-1 part; train_sft.py --init takes the whole
+    // model (it checks parity on the same part, then trains all of it with --time-tokens).
+    initTimePieces: loaded.tokenizer.hasTimePieces,
     sft,
     model: ckpt.config,
     vocabSize: tokenizer.size,
@@ -299,6 +297,22 @@ function standIn(ref: FrameRef, count: number): number {
 }
 
 /** frames.u8.gz: each frame's RGB24 thumbnail, decoded by the trainer's own frame source. */
+/**
+ * A version-2 checkpoint without its time pieces: the first `timeOffset` rows of `wte`, the
+ * version-1 tokenizer of the same pieces. Its logits over version-1 ids are the full model's
+ * restricted to them; train_sft.py's parity check uses the same part of the same file.
+ */
+export function versionOnePart(ckpt: Checkpoint): Checkpoint {
+  const V = ckpt.tokenizer.timeOffset;
+  const wte = ckpt.params.get("wte");
+  if (!wte || wte.dtype !== "F32") throw new Error("versionOnePart: the checkpoint has no F32 wte");
+  const C = wte.shape[1]!;
+  const params = new Map(ckpt.params);
+  params.set("wte", { dtype: "F32", shape: [V, C], data: wte.data.slice(0, V * C) });
+  const tokenizer = new Tokenizer(ckpt.tokenizer.pieces, TOKENIZER_VERSION);
+  return { ...ckpt, tokenizer, config: { ...ckpt.config, vocabSize: V }, params };
+}
+
 async function writeThumbnails(o: GpuExportOptions, ckpt: Checkpoint, refs: readonly FrameRef[]) {
   const source = videoFrameSource(o.suiteDir, ckpt.config.thumbnail);
   const gz = createGzip({ level: 6 });

@@ -166,6 +166,34 @@ describe("sftExamples: sub-agents", () => {
   });
 });
 
+describe("sftExamples: spelled sub-agent times (tokenizer version 2)", () => {
+  const tok2 = tok.withTimePieces();
+  const mmss = planSuite({ seed: 5, count: 3, config: { whenAnswer: "mmss", shapeSentence: "time-first" } });
+  const isTime = (id: number) => id >= tok2.timeOffset;
+  const plain = sftExamples(mmss, { contextLength: 4096, tokenizer: tok2 }).examples;
+  const spelled = sftExamples(mmss, { contextLength: 4096, tokenizer: tok2, spellSubAgentTimes: true }).examples;
+
+  it("trains a summary's MM:SS as digits and keeps the time pieces of its prompt and of the main agent", () => {
+    expect(spelled.map((e) => e.id)).toEqual(plain.map((e) => e.id));
+    let subs = 0;
+    for (const [i, e] of spelled.entries()) {
+      const before = plain[i]!;
+      expect(tok2.decode(e.ids, { controls: "name" })).toBe(tok2.decode(before.ids, { controls: "name" }));
+      if (e.kind === "main") {
+        expect(e.ids).toEqual(before.ids);
+        continue;
+      }
+      const generated = (s: ModelSequence) => [...s.ids].filter((id, j) => s.lossMask[j] === 1);
+      const prompt = (s: ModelSequence) => [...s.ids].filter((id, j) => s.lossMask[j] === 0);
+      if (generated(before).some(isTime)) subs++;
+      expect(generated(e).some(isTime)).toBe(false);
+      expect(prompt(e)).toEqual(prompt(before));
+      expect(prompt(e).some(isTime)).toBe(true);
+    }
+    expect(subs).toBeGreaterThan(5); // summaries that state times, now spelled
+  });
+});
+
 describe("sftExamples: context length", () => {
   const longest = set.examples.reduce((a, b) => (b.ids.length > a.ids.length ? b : a));
 

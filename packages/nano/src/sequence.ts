@@ -100,11 +100,15 @@ class Builder {
   readonly frameIndex: number[] = [];
   readonly frames: FrameRef[] = [];
 
-  constructor(readonly tok: Tokenizer) {}
+  /** `spellGeneratedTimes`: generated text keeps MM:SS as digits (SequenceOptions). */
+  constructor(
+    readonly tok: Tokenizer,
+    readonly spellGeneratedTimes = false,
+  ) {}
 
   text(s: string, generated: boolean): void {
     if (s === "") return;
-    for (const id of this.tok.encode(s)) {
+    for (const id of this.tok.encode(s, { spellTimes: generated && this.spellGeneratedTimes })) {
       this.ids.push(id);
       this.mask.push(generated ? 1 : 0);
       this.frameIndex.push(-1);
@@ -179,6 +183,11 @@ export interface SequenceOptions {
   overflow?: "error" | "truncate";
   /** Names the example in errors. */
   label?: string;
+  /**
+   * With a version-2 tokenizer, encode the assistant's generated text without time pieces (its
+   * MM:SS as five tokens); prompts keep them. Only training sequences use it (`buildSequence`).
+   */
+  spellGeneratedTimes?: boolean;
 }
 
 /** Keeps the first `n` positions (frames past the cut are dropped). */
@@ -204,7 +213,7 @@ export function buildSequence(
   opts: SequenceOptions = {},
 ): ModelSequence {
   if (turns.length === 0) throw new SequenceError("an episode needs at least one turn");
-  const b = new Builder(tok);
+  const b = new Builder(tok, opts.spellGeneratedTimes);
   b.ids.push(tok.bos);
   b.mask.push(0);
   b.frameIndex.push(-1);
@@ -336,6 +345,13 @@ export interface SftOptions {
    * own path (data augmentation; sub-agent examples name no path). Default: the row's own path.
    */
   aliasVideoPathsSeed?: number;
+  /**
+   * With a version-2 tokenizer, a sub-agent example's summary keeps each MM:SS as digits (its
+   * prompt and every main-agent example keep the time pieces): a sub-agent then writes a frame's
+   * `<72.0 seconds>` as `01:12` digit by digit, while the main agent copies one token per time
+   * (nano README "Spelled sub-agent times"; gpu/train_sft.py --spell-sub-agent-times).
+   */
+  spellSubAgentTimes?: boolean;
 }
 
 export interface SftSet {
@@ -356,7 +372,7 @@ export function sftExamples(source: { oracle: readonly OracleRow[] }, opts: SftO
   const out: SftSet = { examples: [], skipped: [], truncated: [] };
   const seenSub = new Set<string>();
   const add = (id: string, kind: SftExample["kind"], row: OracleRow, turns: EpisodeTurn[]) => {
-    const full = buildSequence(tok, turns);
+    const full = buildSequence(tok, turns, { spellGeneratedTimes: kind === "sub" && opts.spellSubAgentTimes });
     let seq = full;
     if (full.ids.length > opts.contextLength) {
       const label = `${kind === "main" ? "main-agent" : "sub-agent"} example ${id}`;

@@ -254,6 +254,13 @@ describe("tokenizer version 2: time pieces", () => {
     expect(tok2.encode("100:56").map((id) => tok2.label(id))).toEqual(["1", "00:56"]);
   });
 
+  it("spells times as version 1 does when asked (spellTimes), and only time pieces", () => {
+    const text = "A cyan square from 00:56 to 01:03 is in the center</think>";
+    expect(tok2.encode(text, { spellTimes: true })).toEqual(tok.encode(text));
+    expect(tok2.encode(text, { spellTimes: true })).not.toEqual(tok2.encode(text));
+    expect(tok.encode(text, { spellTimes: true })).toEqual(tok.encode(text));
+  });
+
   it("gives exactly the tokens the GPU trainer's collapse_times makes of version 1's (oracle texts and any string)", () => {
     const texts = planTexts(
       planSuite({ seed: 12, count: 3, config: { whenAnswer: "mmss", shapeSentence: "time-first" } }),

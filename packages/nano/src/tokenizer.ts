@@ -200,8 +200,13 @@ export class Tokenizer {
     };
   }
 
-  /** Greedy longest match over the WTF-8 bytes; bytes no piece covers become byte tokens. */
-  encode(text: string): number[] {
+  /**
+   * Greedy longest match over the WTF-8 bytes; bytes no piece covers become byte tokens.
+   * `spellTimes` (version 2) matches no time piece, so an MM:SS stays five tokens as in version 1:
+   * how a sub-agent's own summary is trained when its times are spelled (SftOptions.spellSubAgentTimes).
+   */
+  encode(text: string, opts: { spellTimes?: boolean } = {}): number[] {
+    const limit = opts.spellTimes ? this.timeOffset : this.size;
     const bytes = wtf8Encode(text);
     const out: number[] = [];
     let i = 0;
@@ -212,7 +217,7 @@ export class Tokenizer {
       for (let j = i; j < bytes.length; j++) {
         node = node.next.get(bytes[j]!);
         if (!node) break;
-        if (node.id >= 0) {
+        if (node.id >= 0 && node.id < limit) {
           best = node.id;
           bestEnd = j + 1;
         }

@@ -373,6 +373,8 @@ describe("trainSft", () => {
     expect([...e2.ids].filter((id) => id >= tok.size).length).toBeGreaterThan(2);
     const refused = await rejection(trainSft({ ...timed, permuteDigits: 1 }));
     expect(refused.message).toMatch(/permuteDigits needs a tokenizer without time pieces/);
+    const spelledV1 = await rejection(trainSft({ ...opts, steps: 1, sft: { ...opts.sft, spellSubAgentTimes: true } }));
+    expect(spelledV1.message).toMatch(/spellSubAgentTimes needs a tokenizer with time pieces/);
   });
 
   it("frame targets add a weighted perception loss at prompt positions only, and are part of the resume check", async () => {

@@ -309,6 +309,13 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
       `trainSft: modelConfig.vocabSize ${config.vocabSize} is not the tokenizer's size ${tok.size}`,
     );
   }
+  if (o.sft?.spellSubAgentTimes && !tok.hasTimePieces) {
+    // Version 1 already spells every time: the option would change nothing, so it is a mistake.
+    throw new TrainError(
+      "BAD_OPTIONS",
+      "trainSft: sft.spellSubAgentTimes needs a tokenizer with time pieces (version 2)",
+    );
+  }
   const seed = o.seed ?? config.seed;
 
   const source = o.suite ?? (await readSuite(o.suiteDir!));

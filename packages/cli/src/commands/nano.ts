@@ -37,6 +37,8 @@ Options:
                            question's target, planning crops, answering)
   --sub-agents-only        train on the sub-agent samples only (a curriculum stage for perception:
                            a window's frames → its summary)
+  --spell-sub-agent-times  with a tokenizer-version-2 --init-from: sub-agent summaries keep their
+                           MM:SS as digits (prompts and the main agent keep one token per time)
   --frame-targets W        auxiliary perception loss of weight W (> 0): each frame slot and the two
                            prompt positions after it predict the frame's shape, color and position
                            (or its background color), from the suite's annotations; training only
@@ -141,6 +143,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         "main-agent-only": { type: "boolean" },
         "frame-encoding": { type: "string" },
         "sub-agents-only": { type: "boolean" },
+        "spell-sub-agent-times": { type: "boolean" },
         "frame-targets": { type: "string" },
         "frame-drill": { type: "string" },
         "frame-target-order": { type: "string" },
@@ -202,6 +205,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
       aliasVideoPaths: v["alias-video-paths"] ?? false,
       mainAgentOnly: v["main-agent-only"] ?? false,
       subAgentsOnly: v["sub-agents-only"] ?? false,
+      spellSubAgentTimes: v["spell-sub-agent-times"] ?? false,
       frameEncoding,
       resetFrameProjectionSeed: resetSeed === undefined ? undefined : Number(resetSeed),
       rgbProjectionScale: rgbScale,
@@ -308,6 +312,7 @@ async function train(args: readonly string[], io: CliIo): Promise<number> {
         ...(o.aliasVideoPaths ? { aliasVideoPathsSeed: o.seed } : {}),
         ...(o.mainAgentOnly ? { subAgents: false } : {}),
         ...(o.subAgentsOnly ? { mainAgent: false } : {}),
+        ...(o.spellSubAgentTimes ? { spellSubAgentTimes: true } : {}),
       },
       steps: o.steps,
       batchSize: o.batch,
