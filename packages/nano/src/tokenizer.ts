@@ -20,7 +20,8 @@
 // order and time tokens"). A time piece starts with "0" and no other piece holds a digit, so the
 // greedy match takes one exactly where the five bytes spell a time: the same tokens as collapsing
 // version 1's digits left to right (`collapse_times` in gpu/nano_data.py, which trained them).
-// End to end no version-2 model beats the default yet (nano README "Time tokens end to end").
+// The default checkpoint is version 2 since 2026-11-26, trained with its sub-agents' own times
+// spelled (`encode(text, {spellTimes})`; nano README "Spelled sub-agent times").
 //
 // Encoding is segment-wise in the sequence builder (prompt, forced prefix, generated text are
 // encoded separately), which is exactly what generation sees: the model continues after the
