@@ -296,7 +296,6 @@ function standIn(ref: FrameRef, count: number): number {
   return h % count;
 }
 
-/** frames.u8.gz: each frame's RGB24 thumbnail, decoded by the trainer's own frame source. */
 /**
  * A version-2 checkpoint without its time pieces: the first `timeOffset` rows of `wte`, the
  * version-1 tokenizer of the same pieces. Its logits over version-1 ids are the full model's
@@ -313,6 +312,7 @@ export function versionOnePart(ckpt: Checkpoint): Checkpoint {
   return { ...ckpt, tokenizer, config: { ...ckpt.config, vocabSize: V }, params };
 }
 
+/** frames.u8.gz: each frame's RGB24 thumbnail, decoded by the trainer's own frame source. */
 async function writeThumbnails(o: GpuExportOptions, ckpt: Checkpoint, refs: readonly FrameRef[]) {
   const source = videoFrameSource(o.suiteDir, ckpt.config.thumbnail);
   const gz = createGzip({ level: 6 });
