@@ -140,12 +140,22 @@ describe("time shift and when drill (gpu/nano_data.py)", () => {
   }, 60_000);
 });
 
+/** Python: example x of `d` with a Data flag off, then on, from the same draws. */
+const OFF_ON = `
+def off_on(x, flag):
+    arrays = []
+    for on in (False, True):
+        setattr(d, flag, on)
+        arrays.append(d.example(x, np.random.default_rng(x), 0.5, 0, p_shift=1.0))
+    return arrays
+`;
+
 /** Every example with and without time tokens (Python raises on a violation). */
 const TIME_TOKEN_CHECK = `
 import sys, json, numpy as np
 from nano_data import Data, TIME_TOKENS
 d = Data(sys.argv[1])
-def expand(seq):  # a time token back to its five tokens
+${OFF_ON}def expand(seq):  # a time token back to its five tokens
     out = []
     for v in seq:
         if v >= d.V:
@@ -156,10 +166,7 @@ def expand(seq):  # a time token back to its five tokens
     return np.array(out)
 out = {"examples": 0, "times": 0, "keys": 0}
 for x in range(len(d.table)):
-    arrays = []
-    for on in (False, True):
-        d.time_tokens = on
-        arrays.append(d.example(x, np.random.default_rng(x), 0.5, 0, p_shift=1.0))
+    arrays = off_on(x, "time_tokens")
     (tok, tgt, w, fr, _, _, ck), (tok2, tgt2, w2, fr2, _, _, ck2) = arrays
     spans = int((tok2 >= d.V).sum() + (tgt2[-1] >= d.V))
     assert len(tok) - len(tok2) == 4 * spans, "four positions fewer per time"
@@ -188,13 +195,11 @@ const SPELLED_CHECK = `
 import sys, json, numpy as np
 from nano_data import Data
 d = Data(sys.argv[1])
+${OFF_ON}
 d.time_tokens = True
 out = {"sub": 0, "spelled": 0, "main": 0}
 for x in range(len(d.table)):
-    arrays = []
-    for on in (False, True):
-        d.spell_sub_agents = on
-        arrays.append(d.example(x, np.random.default_rng(x), 0.5, 0, p_shift=1.0))
+    arrays = off_on(x, "spell_sub_agents")
     (tok, tgt, w, *_), (tok2, tgt2, w2, *_) = arrays
     if d.table[x][2] != 1:
         assert all(np.array_equal(a, b) for a, b in zip(*arrays)), "a main-agent example is unchanged"
