@@ -9,7 +9,7 @@ const checkpoint = (name: string) => path.resolve(import.meta.dirname, "..", "pa
 // default's last five stages, packages/nano/gpu/train_sft.py): the default and an earlier, smaller
 // one, so the demo has two models to compare.
 export const DEFAULT_MODEL = {
-  name: "nano-default (small, SFT on the core 18800 steps + torch 4455 + 1856 + 8500, time tokens)",
+  name: "nano-default (small, SFT on the core 18800 steps + torch 4455 + 1856 + 8500 + 2583, time tokens)",
   checkpoint: checkpoint("default"),
   preset: "small",
 };

@@ -34,6 +34,7 @@ import {
   type ModelConfig,
   type OrtGenerateItem,
   type TensorMap,
+  type Tokenizer,
 } from "../../packages/nano/src/index";
 import { renderSuite, suitePrompts } from "../../packages/nano/src/onnx/suite-prompts";
 
@@ -114,12 +115,12 @@ async function subAgents(engine: Engine, ort: OrtNano, items: OrtGenerateItem[])
 async function benchConfig(
   label: string,
   config: ModelConfig,
+  tok: Tokenizer,
   params: TensorMap,
   frames: FrameSource,
   prompt: OrtGenerateItem,
   subs: OrtGenerateItem[],
 ) {
-  const tok = defaultTokenizer();
   const threads = availableParallelism();
   setThreads(threads);
   const model = createCoreModel(config, params);
@@ -220,6 +221,7 @@ async function main() {
       await benchConfig(
         `default checkpoint (${ckpt.config.width}x${ckpt.config.layers}, trained)`,
         ckpt.config,
+        ckpt.tokenizer, // version 2 since 2026-11-26: its own vocabulary (time tokens)
         ckpt.params,
         suite.frames,
         { ...item(main, DECODE), temperature: 1, topP: 0.95, seed: 7 },
@@ -228,6 +230,7 @@ async function main() {
       await benchConfig(
         "default model config (random init)",
         big,
+        tok,
         initParameters(big),
         suite.frames,
         { ...item(main, DECODE), temperature: 1, topP: 0.95, seed: 7 },

@@ -3,7 +3,9 @@
 // (packages/nano/gpu/train_sft.py) on the same CPU. On a GPU machine only the PyTorch side can
 // run (no Node.js there); its figure comes from the training logs (README).
 //
-// Both start from the committed default checkpoint and train the export of one small suite
+// Both start from the committed perception checkpoint (tokenizer version 1, the 2.12 M
+// "rgb+foreground" model the default grew from; the default itself has version 2's time tokens,
+// which the core's trainSft and a plain train_sft.py run do not take) and train the export of one small suite
 // (gpu-export.ts: the default recipe's examples, frame targets and palette emphasis), no
 // permutation, batch --batch for --steps steps; tokens/s counts input tokens (padding excluded)
 // over steps 3.. (after warm-up). Needs python3 with numpy and torch (a CPU wheel:
@@ -24,7 +26,7 @@ import { defaultTokenizer, exportGpuDataset, loadCheckpoint, gpuRecipe, trainSft
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
 const out = join(repo, "bench/out/nano-trainer");
-const init = join(repo, "packages/nano/checkpoints/default");
+const init = join(repo, "packages/nano/checkpoints/perception");
 const { values } = parseArgs({
   options: { batch: { type: "string", default: "8" }, steps: { type: "string", default: "12" } },
 });

@@ -118,16 +118,19 @@ void layernorm_forward_cpu(float* out, float* mean, float* rstd, const float* in
   parallel_for(N, grain(4 * (int64_t)C), [&](int64_t begin, int64_t end) {
     for (int64_t n = begin; n < end; n++) {
       const float* __restrict__ x = inp + n * C;
-      float m = 0.0f;
-      for (int i = 0; i < C; i++) m += x[i];
-      m = m / C;
-      float v = 0.0f;
+      // Mean and variance in double: a row with a small variance amplifies their rounding into
+      // every logit (kernels README, "Ops and the backend table").
+      double md = 0.0;
+      for (int i = 0; i < C; i++) md += x[i];
+      md /= C;
+      double vd = 0.0;
       for (int i = 0; i < C; i++) {
-        float d = x[i] - m;
-        v += d * d;
+        double d = x[i] - md;
+        vd += d * d;
       }
-      v = v / C;
-      float s = 1.0f / sqrtf(v + eps);
+      vd /= C;
+      float m = (float)md;
+      float s = (float)(1.0 / sqrt(vd + eps));
       float* __restrict__ o = out + n * C;
       for (int i = 0; i < C; i++) o[i] = (s * (x[i] - m)) * weight[i] + bias[i];
       mean[n] = m;

@@ -84,8 +84,15 @@ function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return m;
 }
 
+// Both engines compute in float32. On the default checkpoint (logits up to ~27) 5 of these 6
+// prompts agree within 1e-4 (1.4e-5–3.9e-5), the turn after tool responses (-k4-t3) within
+// 1.07e-4: against a float64 forward of the same weights (gpu/train_sft.py's model in double)
+// the core is 4.3e-5 off there and onnxruntime 8.1e-5, so the two agree as well as float32
+// allows, not worse (nano README, "ONNX export"). A wrong graph is off by 1e-2 or more.
+const TRAINED_LOGITS_TOLERANCE = 2e-4;
+
 describe("exportOnnx vs the compute core", () => {
-  it("gives the default checkpoint's logits within 1e-4 on suite prompts with frames", async () => {
+  it("gives the default checkpoint's logits within float32 agreement (2e-4) on suite prompts with frames", async () => {
     const ort = await load({ config: ckpt.config, tokenizer: ckpt.tokenizer, params: ckpt.params });
     const model = createCoreModel(ckpt.config, ckpt.params);
     // first turns at K = 4 / 16 / 64, a turn after tool responses, two sub-agents
@@ -98,7 +105,7 @@ describe("exportOnnx vs the compute core", () => {
       const got = await ort.logits({ tokens: [seq.ids], frames: slotFeats });
       expect(got.dims).toEqual([1, seq.ids.length, ckpt.config.vocabSize]);
       const want = await coreLogits(model, ckpt.config, ckpt.tokenizer, seq, slotFeats);
-      expect(maxAbsDiff(got.logits, want), p.id).toBeLessThan(1e-4);
+      expect(maxAbsDiff(got.logits, want), p.id).toBeLessThan(TRAINED_LOGITS_TOLERANCE);
     }
   });
 
