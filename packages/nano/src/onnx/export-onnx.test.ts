@@ -88,7 +88,7 @@ function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
 // prompts agree within 1e-4 (1.4e-5–3.9e-5), the turn after tool responses (-k4-t3) within
 // 1.07e-4: against a float64 forward of the same weights (gpu/train_sft.py's model in double)
 // the core is 4.3e-5 off there and onnxruntime 8.1e-5, so the two agree as well as float32
-// allows, not worse (nano README, "ONNX export"). A wrong graph is off by 1e-2 or more.
+// allows, not worse (nano README, "ONNX export").
 const TRAINED_LOGITS_TOLERANCE = 2e-4;
 
 describe("exportOnnx vs the compute core", () => {
