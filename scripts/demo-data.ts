@@ -6,7 +6,7 @@ export const DEMO_PROJECT = "Demo: needle in a long video";
 export const DEMO_VIDEOS = [20, 45, 90];
 const checkpoint = (name: string) => path.resolve(import.meta.dirname, "..", "packages", "nano", "checkpoints", name);
 // The committed checkpoints (packages/nano/checkpoints, trained by `paravt nano train` and, for the
-// default's last five stages, packages/nano/gpu/train_sft.py): the default and an earlier, smaller
+// default's last six stages, packages/nano/gpu/train_sft.py): the default and an earlier, smaller
 // one, so the demo has two models to compare.
 export const DEFAULT_MODEL = {
   name: "nano-default (small, SFT on the core 18800 steps + torch 4455 + 1856 + 8500 + 2583, time tokens)",
