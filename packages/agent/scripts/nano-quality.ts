@@ -20,6 +20,7 @@ import { parseArgs } from "node:util";
 import { extractTimeRange, hasNonemptyAnswer, hasParseableToolCall, tagsBalanced } from "@paravt/protocol";
 import { readSuite, SHAPE_COLORS, SHAPES, type VideoAnnotation } from "@paravt/suite";
 import { loadCoreNanoEngine, runEpisode, scoreEpisode, videoFrameSampler, type Trajectory } from "../src/index";
+import { addClaims, noClaims, overviewClaims } from "./overview-claims";
 
 const { values } = parseArgs({
   options: {
@@ -232,6 +233,8 @@ const add = (key: string, score: number, chance: number, ok: boolean, calls: num
   c.toolCalls += calls;
   cells.set(key, c);
 };
+/** The main agent's first-turn claims about its overview frames (overview-claims.ts), all K, with tools. */
+const claims = noClaims();
 /** Per K and tools: how many trajectories failed the format, by reason. */
 const failures = new Map<string, Map<string, number>>();
 /** Per K: each question's score with tools minus without (a paired comparison). */
@@ -291,6 +294,8 @@ for (const k of ks) {
         g.chanceR5 += chanceR5(q, video.annotation.durationS);
         grounding.set(k, g);
       }
+      const first = t.turns[0];
+      if (tools && first) addClaims(claims, overviewClaims(first.rawText, video.annotation, t.overviewTimestamps));
       const copy = q.type === "oe" && tools ? answerCopiesThinking(t.turns.at(-1)?.rawText ?? "") : null;
       if (copy) {
         copied.answers++;
@@ -403,6 +408,17 @@ console.log(
   `oe answers (with tools) after a thinking that names "color shape": ${copied.answers}; ` +
     `the answer repeats its color ${ratio(copied.color, copied.answers)}, its shape ${ratio(copied.shape, copied.answers)}`,
 );
+const blind = (c: typeof claims.shape) => (c.stated > 0 ? (c.chance / c.stated).toFixed(3) : "—");
+console.log(
+  `Main agent's first-turn claims about its overview frames (all K, with tools): "the X background shows at T" right ` +
+    `${ratio(claims.background.right, claims.background.stated)} (blind ${blind(claims.background)}); ` +
+    `"a color shape at T" right ${ratio(claims.shape.right, claims.shape.stated)} (blind ${blind(claims.shape)})`,
+);
+if (claims.notes.notes > 0)
+  console.log(
+    `Its "My frames: …" notes (${claims.notes.notes}): background right ${ratio(claims.notes.backgroundRight, claims.notes.notes)}, ` +
+      `shape (or none) right ${ratio(claims.notes.shapeRight, claims.notes.notes)}`,
+  );
 if (values.json)
   await writeFile(
     values.json,
@@ -415,6 +431,7 @@ if (values.json)
         perception: seen,
         subAgentTimes: times,
         answerCopiesThinking: copied,
+        overviewClaims: claims,
         grounding: Object.fromEntries(grounding),
         formatFailures: Object.fromEntries([...failures].map(([key, m]) => [key, Object.fromEntries(m)])),
       },

@@ -52,11 +52,19 @@ describe("paravt suite generate", () => {
     expect(suite.videos.map((v) => v.annotation)).toEqual(plan.videos);
   });
 
-  it("passes --when-answer, --when-search and --shape-sentence to the oracle", async () => {
+  it("passes --when-answer, --when-search, --shape-sentence and --describe-overview to the oracle", async () => {
     const out = await mkdtemp(join(tmpdir(), "paravt-suite-cli-"));
     dirs.push(out);
     const args = ["--seed", "8", "--count", "1", "--out", out, "--min-minutes", "1", "--max-minutes", "1"];
-    const when = ["--when-answer", "mmss", "--when-search", "crops", "--shape-sentence", "time-first"];
+    const when = [
+      "--when-answer",
+      "mmss",
+      "--when-search",
+      "crops",
+      "--shape-sentence",
+      "time-first",
+      "--describe-overview",
+    ];
     const r = paravt(["suite", "generate", ...args, ...when]);
     expect(r.code).toBe(0);
     const suite = await readSuite(out);
@@ -66,9 +74,11 @@ describe("paravt suite generate", () => {
       whenAnswer: "mmss",
       whenSearch: "crops",
       shapeSentence: "time-first",
+      describeOverview: true,
     } as const;
     expect(suite.oracle).toEqual(planSuite({ seed: 8, count: 1, config }).oracle);
     expect(suite.oracle.some((o) => o.turns[1]!.content.startsWith("<think>\nTo find when the"))).toBe(true);
+    expect(suite.oracle.some((o) => o.turns[1]!.content.startsWith("<think>\nMy frames: 0 s "))).toBe(true);
     const summaries = suite.oracle.flatMap((o) => o.subAgents.map((s) => s.summary));
     expect(summaries.some((t) => / (?:from \d\d:\d\d to \d\d:\d\d|at \d\d:\d\d) is in the /.test(t))).toBe(true);
   });

@@ -66,6 +66,16 @@ export const SuiteConfigSchema = z
      * the plain induction "the tokens after `cyan square from`" (nano README, Quality bar).
      */
     shapeSentence: z.enum(["position-first", "time-first"]).default("position-first"),
+    /**
+     * When on, the oracle's main agent first writes down what each overview frame shows, in time
+     * order ("My frames: 0 s teal with a white cross in the top-left; 22 s teal; …"), at K ≤
+     * DESCRIBED_MAX_K, then reasons as before (suite README "Oracle trajectories"). Why: ParaVT-nano's
+     * main agent states which of its frames show a background or a shape no better than a blind
+     * guess, while its sub-agents, which describe their frames one after another, are right 0.997
+     * of the time (nano README, Quality bar, "The main agent does not see its overview"); with the
+     * notes, the claims that follow are a copy from its own text.
+     */
+    describeOverview: z.boolean().default(false),
     /** libx264 settings; see README "Encoding" for the measurement behind the defaults. */
     crf: z.number().int().min(0).max(51).default(23),
     preset: z.enum(["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow"]).default("veryfast"),

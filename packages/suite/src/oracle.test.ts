@@ -12,7 +12,16 @@ import { cropTimestamps, overviewTimestamps } from "@paravt/video/sampling";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG, OVERVIEW_KS } from "./config";
 import { Knowledge, observe, parseSummary, summarizeFrames } from "./observe";
-import { coverRuns, decide, MAX_CALLS_PER_TURN, MAX_TOOL_ROUNDS, MAX_WINDOW_S, oracleTrajectory } from "./oracle";
+import {
+  coverRuns,
+  decide,
+  DESCRIBED_MAX_K,
+  MAX_CALLS_PER_TURN,
+  MAX_TOOL_ROUNDS,
+  MAX_WINDOW_S,
+  oracleTrajectory,
+  overviewNotes,
+} from "./oracle";
 import { planSuite } from "./plan";
 import { OracleRowSchema, type OracleRow, type VideoAnnotation } from "./schemas";
 import { visibleInOverview } from "./visibility";
@@ -320,6 +329,53 @@ describe("oracle trajectories with time-first shape sentences (shapeSentence tim
       // The start is written right after the target's name in a response (an induction copy).
       expect(responses).toMatch(new RegExp(`${m[1]} (?:from ${m[2]} to|at ${m[2]} is)`));
     }
+  });
+});
+
+describe("oracle trajectories that note the overview first (describeOverview)", () => {
+  const config = { whenAnswer: "mmss", whenSearch: "crops", describeOverview: true } as const;
+  const noted = planSuite({ seed: 3, count: 40, config });
+  const plain = planSuite({ seed: 3, count: 40, config: { ...config, describeOverview: false } });
+  const notesLine = (o: OracleRow) => /^<think>\n(My frames: .*)\n/.exec(o.turns[1]!.content)?.[1];
+
+  it("open the first turn with one note per overview frame at K <= 16, true to the annotation", () => {
+    let checked = 0;
+    for (const o of noted.oracle) {
+      const q = questions.get(o.questionId)!;
+      const notes = notesLine(o);
+      if (o.k > DESCRIBED_MAX_K || q.template === "when") {
+        expect(notes).toBeUndefined();
+        continue;
+      }
+      const a = videos.get(o.videoId)!;
+      expect(notes).toBe(overviewNotes(o.overviewTimestamps.map((t) => ({ t, obs: observe(a, t) }))));
+      const items = notes!
+        .replace(/^My frames: /, "")
+        .replace(/\.$/, "")
+        .split("; ");
+      expect(items).toHaveLength(o.k);
+      items.forEach((item, i) => {
+        const t = o.overviewTimestamps[i]!;
+        const obs = observe(a, t);
+        expect(item.startsWith(`${Number.isInteger(t) ? t : t.toFixed(1)} s ${obs.scene}`)).toBe(true);
+        expect(item.includes(" with a")).toBe(obs.shape !== null);
+        if (obs.shape) expect(item).toContain(`${obs.shape.color} ${obs.shape.shape} in the ${obs.shape.position}`);
+      });
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it("change nothing else: the same rounds, calls, answers and rewards, and later turns unchanged", () => {
+    expect(noted.oracle.map((o) => o.id)).toEqual(plain.oracle.map((o) => o.id));
+    noted.oracle.forEach((o, i) => {
+      const p = plain.oracle[i]!;
+      const notes = notesLine(o);
+      const first = notes === undefined ? o.turns[1]!.content : o.turns[1]!.content.replace(`${notes}\n`, "");
+      expect(first).toBe(p.turns[1]!.content);
+      expect(o.turns.slice(2)).toEqual(p.turns.slice(2));
+      expect({ ...o, turns: [] }).toEqual({ ...p, turns: [] });
+    });
   });
 });
 

@@ -34,7 +34,7 @@ export const MAX_WINDOW_S = 16;
  * default "position-first").
  */
 export type Priors = Pick<SuiteConfig, "minEventS" | "maxEventS" | "minGapS" | "minSceneS"> &
-  Partial<Pick<SuiteConfig, "whenAnswer" | "whenSearch" | "shapeSentence">>;
+  Partial<Pick<SuiteConfig, "whenAnswer" | "whenSearch" | "shapeSentence" | "describeOverview">>;
 
 type Decision =
   { kind: "answer"; answer: string; reason: string } | { kind: "scan"; runs: [number, number][]; reason: string };
@@ -67,6 +67,16 @@ function groupSlots(k: Knowledge, slots: readonly number[]): [number, number][] 
 
 function describeShape(s: SeenShape): string {
   return `a ${s.color} ${s.shape} in the ${s.position}`;
+}
+
+/** The largest K whose first turn gets overview notes (`describeOverview`): 64 notes would fill the context. */
+export const DESCRIBED_MAX_K = 16;
+
+/** The main agent's notes on its overview frames, one per frame in time order (`describeOverview`). */
+export function overviewNotes(frames: readonly { t: number; obs: Observation }[]): string {
+  const note = ({ t, obs }: { t: number; obs: Observation }) =>
+    `${secs(t)} ${obs.scene}${obs.shape ? ` with ${describeShape(obs.shape)}` : ""}`;
+  return `My frames: ${frames.map(note).join("; ")}.`;
 }
 
 /** The letter of the option with this text; null when no option says it (the question cannot be settled). */
@@ -360,6 +370,10 @@ export function oracleTrajectory(q: SuiteQuestion, a: VideoAnnotation, k: Overvi
   // only what the sub-agents' summaries say.
   const cropsOnly = q.template === "when" && priors.whenSearch === "crops";
   if (!cropsOnly) for (const t of overview) knowledge.see(t, observe(a, t));
+  const notes =
+    priors.describeOverview && !cropsOnly && k <= DESCRIBED_MAX_K
+      ? `${overviewNotes(overview.map((t) => ({ t, obs: observe(a, t) })))}\n`
+      : "";
 
   const turns: Turn[] = [{ role: "user", content: mainPrompt(q) }];
   const rounds: CropCall[][] = [];
@@ -367,7 +381,8 @@ export function oracleTrajectory(q: SuiteQuestion, a: VideoAnnotation, k: Overvi
   for (let round = 1; ; round++) {
     const d = decide(q, knowledge, priors);
     if (d.kind === "answer") {
-      turns.push({ role: "assistant", content: `<think>\n${d.reason}\n</think>\n<answer>${d.answer}</answer>` });
+      const lead = round === 1 ? notes : "";
+      turns.push({ role: "assistant", content: `<think>\n${lead}${d.reason}\n</think>\n<answer>${d.answer}</answer>` });
       const completion = turns
         .slice(1)
         .map((t) => t.content)
@@ -395,7 +410,7 @@ export function oracleTrajectory(q: SuiteQuestion, a: VideoAnnotation, k: Overvi
     const think = `${d.reason} I will crop ${calls.length === 1 ? "this window" : `these ${calls.length} windows in parallel`}: ${plan}.`;
     turns.push({
       role: "assistant",
-      content: `<think>\n${think}\n</think>\n${calls.map((c) => toolCallText(q.video, c)).join("\n")}`,
+      content: `<think>\n${round === 1 ? notes : ""}${think}\n</think>\n${calls.map((c) => toolCallText(q.video, c)).join("\n")}`,
     });
     const responses: string[] = [];
     calls.forEach((c, i) => {

@@ -3,7 +3,7 @@ import { runSubcommand, type CliIo, type Command } from "../command";
 
 const HELP = `Usage: paravt suite generate --seed S --count N --out DIR [--min-minutes A] [--max-minutes B]
                            [--when-answer seconds|mmss] [--when-search overview|crops]
-                           [--shape-sentence position-first|time-first]
+                           [--shape-sentence position-first|time-first] [--describe-overview]
 
 Generates the long-video needle suite (@paravt/suite): N synthetic videos rendered and encoded
 to H.264 MP4, their exact annotations, questions (mcq / tvg / oe), oracle trajectories for
@@ -25,6 +25,9 @@ Options:
                      "A red square is in the center from 00:56 to 01:03") or time-first ("A red
                      square from 00:56 to 01:03 is in the center"; an MM:SS when answer then
                      repeats "The red square from 00:56 to 01:03")
+  --describe-overview the oracle's main agent first notes what each overview frame shows, in
+                     time order ("My frames: 0 s teal with a white cross in the top-left; 22 s
+                     teal; …"; K <= 16), then reasons as without it
 
 Writes DIR/videos/<id>.mp4, DIR/annotations/<id>.json, DIR/questions.jsonl, DIR/oracle.jsonl,
 DIR/rl.jsonl and DIR/manifest.json (written last). Progress goes to stderr, one line per
@@ -63,6 +66,7 @@ interface GenerateArgs {
   whenAnswer?: "seconds" | "mmss";
   whenSearch?: "overview" | "crops";
   shapeSentence?: "position-first" | "time-first";
+  describeOverview?: boolean;
 }
 
 function parseGenerate(args: readonly string[]): GenerateArgs {
@@ -81,6 +85,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
         "when-answer": { type: "string" },
         "when-search": { type: "string" },
         "shape-sentence": { type: "string" },
+        "describe-overview": { type: "boolean" },
       },
     });
   } catch (e) {
@@ -108,6 +113,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
     ...(when === undefined ? {} : { whenAnswer: when }),
     ...(search === undefined ? {} : { whenSearch: search }),
     ...(order === undefined ? {} : { shapeSentence: order }),
+    ...(v["describe-overview"] ? { describeOverview: true } : {}),
   };
 }
 
@@ -131,6 +137,7 @@ async function generate(args: readonly string[], io: CliIo): Promise<number> {
       ...(opts.whenAnswer === undefined ? {} : { whenAnswer: opts.whenAnswer }),
       ...(opts.whenSearch === undefined ? {} : { whenSearch: opts.whenSearch }),
       ...(opts.shapeSentence === undefined ? {} : { shapeSentence: opts.shapeSentence }),
+      ...(opts.describeOverview ? { describeOverview: true } : {}),
       ...(opts.minMinutes === undefined ? {} : { minMinutes: opts.minMinutes }),
       // A lone --min-minutes above the default maximum raises the maximum with it.
       ...(opts.maxMinutes !== undefined
