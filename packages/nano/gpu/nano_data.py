@@ -104,6 +104,9 @@ class Data:
         self.colon = m.get("timeColon")  # absent in exports before the time shift
         self.when = m["templates"].index("when") if "when" in m["templates"] else -1
         self.drill = self.table[:, 2] == 2  # when drill (gpu-export.ts): main-agent text, stand-in frames
+        # Overview notes (suite describeOverview; train_sft.py --notes-only): absent in older exports.
+        self.notes_lead = np.asarray(m.get("notesLead") or [], dtype=np.int64)
+        self.newline = m.get("newline")
 
     def features(self, rows=None):
         """[F, P] float32: rgb / 127.5 - 1, then (rgb - lower channel median) / 127.5 (config.ts)."""
@@ -161,8 +164,29 @@ class Data:
             return None
         return spans, int(rng.integers(-lo, max_s - hi + 1))
 
-    def example(self, x, rng, p_palette, p_digits, plain=False, p_shift=0.0, shift_max_s=299):
+    def notes_span(self, x):
+        """(start, end) of a main-agent example's overview notes: ids[start] opens them ("My frames:"),
+        ids[end] is the newline that ends them; None when the example has none (suite describeOverview)."""
+        off, n, kind = self.table[x][:3]
+        k = len(self.notes_lead)
+        if kind != 0 or k == 0 or self.newline is None:
+            return None
+        ids, loss = self.ids[off : off + n], self.loss[off : off + n]
+        first = int(np.argmax(loss > 0))  # the notes open the first assistant turn (after "<think>\n")
+        first = next((i for i in (first, first + 1) if np.array_equal(ids[i : i + k], self.notes_lead)), None)
+        if first is None:
+            return None
+        nl = np.nonzero(ids[first + k :] == self.newline)[0]
+        return (first, first + k + int(nl[0])) if len(nl) else None
+
+    def example(self, x, rng, p_palette, p_digits, plain=False, p_shift=0.0, shift_max_s=299, p_notes=0.0):
         off, n, kind, answer_from, pal_from, dig_from, template, _ = self.table[x]
+        # Notes only (train_sft.py --notes-only): the example ends at its overview notes' newline and
+        # trains just the notes, unpermuted (they describe the frames, which no permutation changes).
+        notes = self.notes_span(x) if p_notes > 0 and rng.random() < p_notes else None
+        if notes is not None:
+            plain = True
+            n = notes[1] + 1
         ids = self.ids[off : off + n]
         pal = not plain and pal_from < NEVER and rng.random() < p_palette
         dig = not plain and dig_from < NEVER and rng.random() < p_digits
@@ -198,6 +222,8 @@ class Data:
         train_from = min(froms) if froms else 0
         targets = ids2[1:].copy()
         pos = np.arange(n - 1)
+        if notes is not None:
+            train_from = notes[0]
         w = np.where(pos + 1 >= train_from, self.loss[off + 1 : off + n], 0).astype(np.float32) * self.emph[targets]
         trained = w > 0
         copy_pal = trained & pal & self.palette_ids[targets]
@@ -246,9 +272,9 @@ class Data:
         new_targets[ft] = targets[src][ft]
         return tok, new_targets, w[src], f[kept[:-1]], cp[src], cd[src], ck[src]
 
-    def batch(self, xs, rng, p_palette, p_digits, plain=False, p_shift=0.0):
+    def batch(self, xs, rng, p_palette, p_digits, plain=False, p_shift=0.0, p_notes=0.0):
         """(tokens, targets, weights, frame rows, palette-copy mask, digit-copy mask, key-digit mask)."""
-        parts = [self.example(x, rng, p_palette, p_digits, plain, p_shift) for x in xs]
+        parts = [self.example(x, rng, p_palette, p_digits, plain, p_shift, p_notes=p_notes) for x in xs]
         L = max(len(p[0]) for p in parts)
         B = len(parts)
         tok = np.full((B, L), self.pad, dtype=np.int64)

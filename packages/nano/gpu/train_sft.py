@@ -113,6 +113,9 @@ def main():
                     help="with --time-tokens: sub-agent summaries keep MM:SS as digits (only their assistant tokens)")
     ap.add_argument("--continue-from", default="",
                     help="model.safetensors to train from after the parity check of --init (e.g. a --time-tokens model)")
+    ap.add_argument("--notes-only", type=float, default=0.0,
+                    help="share of the main-agent examples with overview notes (suite --describe-overview) cut after "
+                         "the notes and trained on them alone")
     ap.add_argument("--snapshots", default="0.25,0.5,0.75", help="fractions of the run that also save a model")
     args = ap.parse_args()
     if args.time_tokens and args.permute_digits > 0:
@@ -181,7 +184,8 @@ def main():
         while True:
             order = rng.permutation(pool)
             for i in range(0, len(order) - args.batch + 1, args.batch):
-                q.put(data.batch(order[i : i + args.batch], rng, args.permute_palette, args.permute_digits, p_shift=args.shift_times))
+                q.put(data.batch(order[i : i + args.batch], rng, args.permute_palette, args.permute_digits,
+                                 p_shift=args.shift_times, p_notes=args.notes_only))
 
     for k in range(3):  # numpy releases the GIL in most of the assembly
         threading.Thread(target=producer, args=(k,), daemon=True).start()

@@ -4,7 +4,8 @@
 // export's parity batch; a model.safetensors written by gpu/nano_data.py imports to a checkpoint
 // with the same weights, and a file of another shape or origin is refused; the time shift of
 // nano_data.py moves a `when` answer's times together with the tool responses' and trains only its
-// answer turn.
+// answer turn; its notes-only examples (train_sft.py --notes-only) end at the overview notes and
+// train only them.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -230,6 +231,51 @@ describe("time tokens (gpu/nano_data.py, experiment)", () => {
   }, 60_000);
 });
 
+/** Every main-agent example with overview notes, cut to them (p_notes = 1) and whole (p_notes = 0). */
+const NOTES_CHECK = `
+import sys, json, numpy as np
+from nano_data import Data
+d = Data(sys.argv[1])
+out = {"main": 0, "notes": 0}
+for x, (off, n, kind, *_) in enumerate(d.table):
+    if kind != 0:
+        continue
+    out["main"] += 1
+    span = d.notes_span(x)
+    if span is None:
+        continue
+    a, b = span
+    ids = d.ids[off : off + n]
+    assert np.array_equal(ids[a : a + len(d.notes_lead)], d.notes_lead) and ids[b] == d.newline
+    assert d.newline not in ids[a:b], "the notes are one line"
+    tok, tgt, w, *_ = d.example(x, np.random.default_rng(x), 1.0, 0, p_notes=1.0)
+    assert len(tok) == b and tgt[-1] == d.newline, "the example ends with the notes' newline"
+    text = d.ftarget[off : off + b] < 0  # frame slots keep their frame targets
+    trained = np.nonzero((w > 0) & text)[0]
+    assert trained[0] == a - 1 and trained[-1] == b - 1, "only the notes train"
+    assert np.array_equal(tgt[a - 1 : b], ids[a : b + 1]), "unpermuted, even with p_palette = 1"
+    whole = d.example(x, np.random.default_rng(x), 0, 0, p_notes=0.0)
+    assert len(whole[0]) == n - 1, "p_notes = 0 keeps the whole example"
+    out["notes"] += 1
+print(json.dumps(out))
+`;
+
+describe("overview notes only (gpu/nano_data.py, train_sft.py --notes-only)", () => {
+  it("cuts a describeOverview example after its notes and trains only them; other exports have none", async () => {
+    const config = { minMinutes: 1, maxMinutes: 1, describeOverview: true } as const;
+    const described = (await writeSuite({ seed: 8, count: 1, out: join(root, "suite-notes"), config })).dir;
+    const notesData = join(root, "data-notes");
+    await exportGpuDataset({ suiteDir: described, init: INIT, out: notesData });
+    const check = async (dir: string) =>
+      JSON.parse((await python("-c", NOTES_CHECK, dir)).stdout) as Record<string, number>;
+    const [withNotes, without] = await Promise.all([check(notesData), check(data)]);
+    expect(withNotes.notes).toBeGreaterThan(0);
+    expect(withNotes.notes).toBeLessThanOrEqual(withNotes.main!);
+    expect(without.main).toBeGreaterThan(0);
+    expect(without.notes).toBe(0);
+  }, 120_000);
+});
+
 describe("importGpuModel", () => {
   it("turns a model.safetensors written by nano_data.py into a checkpoint with the same weights", async () => {
     const file = join(root, "model.safetensors");
@@ -241,7 +287,7 @@ describe("importGpuModel", () => {
     expect(a.training.dataCursor.datasetHash).toBe(exported.datasetHash);
     expect(a.training.optimizer).toBeNull();
     for (const [name, t] of b.params) expect(a.params.get(name)!.data).toEqual(t.data);
-  });
+  }, 60_000);
 
   it("turns a model grown by --time-tokens (600 more wte rows) into a checkpoint of tokenizer version 2", async () => {
     const file = join(root, "grown.safetensors");
@@ -279,7 +325,7 @@ describe("importGpuModel", () => {
       join(out, "model.safetensors"),
     );
     expect(Number(/relative difference ([\d.e+-]+)/.exec(stdout)?.[1])).toBeLessThan(1e-4);
-  });
+  }, 60_000);
 
   it("refuses a file without the export's fingerprint, and one of another shape by tensor name", async () => {
     const bare = join(root, "bare.safetensors");

@@ -5,6 +5,7 @@
 //
 // Files of an export (little-endian; n = tokens over all examples, E examples, F frames):
 //   meta.json      vocabulary size, special ids, palette and digit tables, the MM:SS colon id,
+//                  the overview notes' opening tokens and the newline id,
 //                  emphasis weights, the frame-target weight, template names, the dataset
 //                  fingerprint, and the parity batch (4 example indices and the core trainer's
 //                  loss on them)
@@ -32,7 +33,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
-import { planSuite, readSuite, type SuiteConfig } from "@paravt/suite";
+import { OVERVIEW_NOTES_LEAD, planSuite, readSuite, type SuiteConfig } from "@paravt/suite";
 import { loadCheckpoint, saveCheckpoint, type Checkpoint } from "./checkpoint";
 import { digitIds, digitPermutable } from "./digit-permutation";
 import { emphasisWeights, lastTurnStart, paletteTokenIds } from "./emphasis";
@@ -161,6 +162,10 @@ export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportRe
     digits,
     // The ":" of an MM:SS time (d d ":" d d), for the trainer's time shift of `when` answers (gpu/nano_data.py).
     timeColon: singlePiece(tokenizer, ":"),
+    // The tokens that open a first turn's overview notes and the newline that ends them (suite
+    // `describeOverview`), for train_sft.py --notes-only.
+    notesLead: [...tokenizer.encode(OVERVIEW_NOTES_LEAD)],
+    newline: singlePiece(tokenizer, "\n"),
     palette: {
       groups: pieces.ids,
       articles: pieces.articles,

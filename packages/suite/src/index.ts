@@ -25,6 +25,7 @@ export {
   MAX_TOOL_ROUNDS,
   MAX_WINDOW_S,
   oracleTrajectory,
+  OVERVIEW_NOTES_LEAD,
   subAgentPrompt,
   toolCallText,
   type OracleResult,

@@ -72,11 +72,14 @@ function describeShape(s: SeenShape): string {
 /** The largest K whose first turn gets overview notes (`describeOverview`): 64 notes would fill the context. */
 export const DESCRIBED_MAX_K = 16;
 
+/** How the main agent's overview notes open (`describeOverview`); the GPU trainer finds them by it (`--notes-only`). */
+export const OVERVIEW_NOTES_LEAD = "My frames:";
+
 /** The main agent's notes on its overview frames, one per frame in time order (`describeOverview`). */
 export function overviewNotes(frames: readonly { t: number; obs: Observation }[]): string {
   const note = ({ t, obs }: { t: number; obs: Observation }) =>
     `${secs(t)} ${obs.scene}${obs.shape ? ` with ${describeShape(obs.shape)}` : ""}`;
-  return `My frames: ${frames.map(note).join("; ")}.`;
+  return `${OVERVIEW_NOTES_LEAD} ${frames.map(note).join("; ")}.`;
 }
 
 /** The letter of the option with this text; null when no option says it (the question cannot be settled). */
