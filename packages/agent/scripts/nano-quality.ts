@@ -417,7 +417,9 @@ console.log(
 if (claims.notes.notes > 0)
   console.log(
     `Its "My frames: …" notes (${claims.notes.notes}): background right ${ratio(claims.notes.backgroundRight, claims.notes.notes)}, ` +
-      `shape (or none) right ${ratio(claims.notes.shapeRight, claims.notes.notes)}`,
+      `shape (or none) right ${ratio(claims.notes.shapeRight, claims.notes.notes)}; the first turn's "background shows at T" ` +
+      `claims at noted frames agree with its own note ${ratio(claims.agreesWithNotes.right, claims.agreesWithNotes.stated)} ` +
+      `(blind ${blind(claims.agreesWithNotes)})`,
   );
 if (values.json)
   await writeFile(

@@ -36,6 +36,12 @@ export interface OverviewClaims {
   background: ClaimTally;
   shape: ClaimTally;
   notes: NoteTally;
+  /**
+   * The background claims at noted frames checked against the turn's own notes instead of the
+   * annotation (chance: the share of its notes naming that background): does the reasoning after
+   * the notes copy them?
+   */
+  agreesWithNotes: ClaimTally;
 }
 
 const emptyTally = (): ClaimTally => ({ stated: 0, right: 0, chance: 0 });
@@ -66,7 +72,8 @@ function tally(into: ClaimTally, times: readonly number[], overview: readonly nu
  * at `overview` (seconds), checked against the video's annotation.
  */
 export function overviewClaims(text: string, a: VideoAnnotation, overview: readonly number[]): OverviewClaims {
-  const out = { background: emptyTally(), shape: emptyTally(), notes: emptyNotes() };
+  const out = noClaims();
+  const noted = new Map<number, string>(); // frame time → the background its note names
   // "My frames: 0 s teal with a white cross in the top-left; 22 s teal; …." (suite oracle.ts overviewNotes)
   const list = /My frames: (.*?)\.(?:\n|$)/.exec(text)?.[1];
   for (const note of list ? list.split("; ") : []) {
@@ -74,6 +81,7 @@ export function overviewClaims(text: string, a: VideoAnnotation, overview: reado
     const t = Number(m?.[1]);
     if (!m || !overview.some((o) => Math.abs(o - t) < 0.05)) continue;
     const e = a.events.find((x) => x.start <= t && t < x.end);
+    noted.set(t, m[2]!);
     out.notes.notes++;
     out.notes.backgroundRight += sceneAt(a, t) === m[2] ? 1 : 0;
     const named = m[3] === undefined ? null : `${m[3]} ${m[4]} ${m[5]}`;
@@ -81,8 +89,11 @@ export function overviewClaims(text: string, a: VideoAnnotation, overview: reado
   }
   const times = "((?:\\d+(?:\\.\\d+)? s(?:, | and )?)+)";
   const background = new RegExp(`\\b(${SCENE_COLORS.join("|")}) background shows at ${times}`, "g");
-  for (const m of text.matchAll(background))
+  const notedTimes = [...noted.keys()];
+  for (const m of text.matchAll(background)) {
     tally(out.background, listedTimes(m[2]!), overview, (t) => sceneAt(a, t) === m[1]);
+    tally(out.agreesWithNotes, listedTimes(m[2]!), notedTimes, (t) => noted.get(t) === m[1]);
+  }
   const shape = new RegExp(`\\b(${SHAPE_COLORS.join("|")}) (${SHAPES.join("|")}) (?:is visible )?at ${times}`, "g");
   for (const m of text.matchAll(shape)) {
     const pair = `${m[1]} ${m[2]}`;
@@ -93,7 +104,7 @@ export function overviewClaims(text: string, a: VideoAnnotation, overview: reado
 
 /** Adds `b` into `a` (both tallies). */
 export function addClaims(a: OverviewClaims, b: OverviewClaims): void {
-  for (const key of ["background", "shape"] as const) {
+  for (const key of ["background", "shape", "agreesWithNotes"] as const) {
     a[key].stated += b[key].stated;
     a[key].right += b[key].right;
     a[key].chance += b[key].chance;
@@ -103,4 +114,9 @@ export function addClaims(a: OverviewClaims, b: OverviewClaims): void {
   a.notes.shapeRight += b.notes.shapeRight;
 }
 
-export const noClaims = (): OverviewClaims => ({ background: emptyTally(), shape: emptyTally(), notes: emptyNotes() });
+export const noClaims = (): OverviewClaims => ({
+  background: emptyTally(),
+  shape: emptyTally(),
+  notes: emptyNotes(),
+  agreesWithNotes: emptyTally(),
+});

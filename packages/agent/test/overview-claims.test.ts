@@ -75,4 +75,19 @@ describe("overviewClaims on overview notes (describeOverview)", () => {
     expect(got.backgroundRight).toBe(7);
     expect(got.shapeRight).toBe(6);
   });
+
+  it("checks the later background claims against the turn's own notes", () => {
+    const o = noted.oracle.find((r) => r.k === 8 && /My frames: /.test(firstTurn(r)))!;
+    const line = /My frames: .*\./.exec(firstTurn(o))![0];
+    const [t, scene] = line
+      .replace(/^My frames: /, "")
+      .split("; ")[0]!
+      .split(" s ");
+    const noted0 = /^\w+/.exec(scene!)![0];
+    const other = noted0 === "teal" ? "gray" : "teal";
+    const text = `${line}\nThe ${noted0} background shows at ${t} s. The ${other} background shows at ${t} s, 9999 s.`;
+    const got = overviewClaims(text, videos.get(o.videoId)!, o.overviewTimestamps).agreesWithNotes;
+    expect(got.stated).toBe(2); // 9999 s is no noted frame
+    expect(got.right).toBe(1);
+  });
 });
