@@ -11,7 +11,7 @@
 // white cross in the top-left; 22 s teal; …"); each note is checked too. Used by nano-quality.ts; the nano
 // README ("Quality bar") has what it found.
 
-import { SCENE_COLORS, SHAPE_COLORS, SHAPES, type VideoAnnotation } from "@paravt/suite";
+import { OVERVIEW_NOTES_LEAD, SCENE_COLORS, SHAPE_COLORS, SHAPES, type VideoAnnotation } from "@paravt/suite";
 
 export interface ClaimTally {
   /** Stated (thing, time) pairs whose time is one of the overview frames. */
@@ -75,7 +75,7 @@ export function overviewClaims(text: string, a: VideoAnnotation, overview: reado
   const out = noClaims();
   const noted = new Map<number, string>(); // frame time → the background its note names
   // "My frames: 0 s teal with a white cross in the top-left; 22 s teal; …." (suite oracle.ts overviewNotes)
-  const list = /My frames: (.*?)\.(?:\n|$)/.exec(text)?.[1];
+  const list = new RegExp(`${OVERVIEW_NOTES_LEAD} (.*?)\\.(?:\\n|$)`).exec(text)?.[1];
   for (const note of list ? list.split("; ") : []) {
     const m = /^(\d+(?:\.\d+)?) s (\w+)(?: with an? (\w+) (\w+) in the ([a-z-]+))?$/.exec(note);
     const t = Number(m?.[1]);

@@ -219,11 +219,9 @@ class Data:
         # A drill trains its answer turn only: its frames are stand-ins, its earlier turns the crops
         # search that the rendered `when` examples already teach.
         froms = [f for f, on in ((pal_from, pal), (dig_from, dig), (answer_from, shift is not None or kind == 2)) if on]
-        train_from = min(froms) if froms else 0
+        train_from = notes[0] if notes is not None else min(froms) if froms else 0
         targets = ids2[1:].copy()
         pos = np.arange(n - 1)
-        if notes is not None:
-            train_from = notes[0]
         w = np.where(pos + 1 >= train_from, self.loss[off + 1 : off + n], 0).astype(np.float32) * self.emph[targets]
         trained = w > 0
         copy_pal = trained & pal & self.palette_ids[targets]
