@@ -75,10 +75,13 @@ describe("an evaluation whose worker is killed", () => {
         async () => (await evals.countStored(runId)) >= 3,
         90_000,
       );
+      const exited = new Promise((resolve) => child!.once("exit", resolve));
       child.kill("SIGKILL");
-      const beforeKill = await evals.countStored(runId);
+      await exited;
+      // A write or request the child sent just before it died can still land after its exit
+      // (Postgres commits a statement it already received), so read both counts once they settle.
+      const { beforeKill, askedBeforeKill } = await settledCounts(runId, llm);
       expect(beforeKill).toBeLessThan(SAMPLES);
-      const askedBeforeKill = llm.requests.length;
 
       rescuer = startWorkers({ queues: ["cpu"], concurrency: 2, lockMs: 30_000, stalledCheckMs: 1_000, quiet: true });
       const run = await waitForRun(runId, 150_000);
@@ -104,3 +107,14 @@ describe("an evaluation whose worker is killed", () => {
     },
   );
 });
+
+/** Stored samples and model requests once neither has changed for a second. */
+async function settledCounts(runId: string, server: TestChatServer) {
+  let last = { beforeKill: -1, askedBeforeKill: -1 };
+  for (;;) {
+    const now = { beforeKill: await evals.countStored(runId), askedBeforeKill: server.requests.length };
+    if (now.beforeKill === last.beforeKill && now.askedBeforeKill === last.askedBeforeKill) return now;
+    last = now;
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+}
