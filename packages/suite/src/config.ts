@@ -76,6 +76,17 @@ export const SuiteConfigSchema = z
      * notes, the claims that follow are a copy from its own text.
      */
     describeOverview: z.boolean().default(false),
+    /**
+     * How the oracle's main agent says where it found a scene question's shape (suite README
+     * "Oracle trajectories"): `frame` (default) "The frame at 122 s has the olive background and a
+     * red circle in the top-left." (the time converted from the summary's MM:SS), or `quote`, which
+     * when a crop's summary says "The background is olive throughout." repeats that summary word
+     * for word up to the shape's sentence. Why: ParaVT-nano's main agent answers the scene
+     * questions at chance although its sub-agents name every window's background and shapes
+     * (nano README, Quality bar); quoted, the color is the plain induction copy "the tokens after
+     * `olive throughout. A`", the copy that made `when` work (`shapeSentence: "time-first"`).
+     */
+    sceneAnswer: z.enum(["frame", "quote"]).default("frame"),
     /** libx264 settings; see README "Encoding" for the measurement behind the defaults. */
     crf: z.number().int().min(0).max(51).default(23),
     preset: z.enum(["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow"]).default("veryfast"),

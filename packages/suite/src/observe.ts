@@ -182,6 +182,20 @@ function spanOf(m: RegExpMatchArray, g: number): [number, number] {
   return at === undefined ? [parseMmss(m[g]!), parseMmss(m[g + 1]!)] : [parseMmss(at), parseMmss(at)];
 }
 
+/** The shape and its [first, last] second of one SHAPE_SENTENCE match. */
+function shapeOfMatch(m: RegExpMatchArray): { shape: SeenShape; from: number; to: number } {
+  const positionFirst = m[3] !== undefined;
+  const [from, to] = spanOf(m, positionFirst ? 4 : 7);
+  const position = (positionFirst ? m[3] : m[10]) as Position;
+  return { shape: { color: m[1] as ShapeColor, shape: m[2] as Shape, position }, from, to };
+}
+
+/** The shape one summary sentence describes ("A red circle from 02:02 to 02:07 is in the top-left…"), or null. */
+export function parseShapeSentence(sentence: string): SeenShape | null {
+  const m = new RegExp(`^${SHAPE_SENTENCE.source}`).exec(sentence);
+  return m ? shapeOfMatch(m).shape : null;
+}
+
 /**
  * Reads a summary back into per-frame observations for the given frame times: the inverse of
  * `summarizeFrames` (the main agent's reading of a tool response).
@@ -202,12 +216,7 @@ export function parseSummary(summary: string, times: readonly number[]): Observa
       return p.scene;
     };
   })();
-  const shapes = [...summary.matchAll(SHAPE_SENTENCE)].map((m) => {
-    const positionFirst = m[3] !== undefined;
-    const [from, to] = spanOf(m, positionFirst ? 4 : 7);
-    const position = (positionFirst ? m[3] : m[10]) as Position;
-    return { shape: { color: m[1] as ShapeColor, shape: m[2] as Shape, position }, from, to };
-  });
+  const shapes = [...summary.matchAll(SHAPE_SENTENCE)].map(shapeOfMatch);
   return times.map((t) => {
     const hit = shapes.find((x) => slotOf(t) >= x.from && slotOf(t) <= x.to);
     return { scene: sceneAt(t), shape: hit ? hit.shape : null };

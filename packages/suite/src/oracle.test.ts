@@ -379,6 +379,35 @@ describe("oracle trajectories that note the overview first (describeOverview)", 
   });
 });
 
+describe("scene answers that quote a crop's summary (sceneAnswer: quote)", () => {
+  const config = { whenAnswer: "mmss", whenSearch: "crops", shapeSentence: "time-first" } as const;
+  const quoted = planSuite({ seed: 3, count: 40, config: { ...config, sceneAnswer: "quote" } });
+  const plain = planSuite({ seed: 3, count: 40, config });
+  const reasonOf = (o: OracleRow) => /^<think>\n([^]*)\n<\/think>\n<answer>/.exec(o.turns.at(-1)!.content)![1]!;
+
+  it("repeat a tool response word for word up to the shape asked about, when a crop shows the scene throughout", () => {
+    let quotes = 0;
+    quoted.oracle.forEach((o, i) => {
+      const p = plain.oracle[i]!;
+      const q = questions.get(o.questionId)!;
+      expect({ ...o, turns: o.turns.slice(0, -1) }).toEqual({ ...p, turns: p.turns.slice(0, -1) });
+      if (reasonOf(o) === reasonOf(p)) return;
+      expect(q.template === "scene_color" || q.template === "scene_position").toBe(true);
+      const scene = (q.params as { scene: string }).scene;
+      const quote = reasonOf(o).replace(/ That is the shape .*$/, "");
+      expect(quote.startsWith(`The background is ${scene} throughout. `)).toBe(true);
+      expect(o.subAgents.some((a) => a.summary.startsWith(quote))).toBe(true);
+      const last = quote.split(/(?<=\.) /).at(-1)!;
+      const answer = q.template === "scene_color" ? `${q.answerText} ` : `${o.answer} `;
+      expect(last.startsWith(`${/^[aeiou]/.test(answer) ? "An" : "A"} ${answer}`)).toBe(true);
+      if (q.template === "scene_position")
+        expect(last).toContain(`is in the ${(q.params as { position: string }).position}`);
+      quotes++;
+    });
+    expect(quotes).toBeGreaterThan(20);
+  });
+});
+
 describe("coverRuns", () => {
   const covered = (ws: { start: number; end: number }[]) =>
     ws.flatMap((w) => Array.from({ length: w.end - w.start }, (_, i) => w.start + i));

@@ -17,7 +17,16 @@
 import { computeReward, PARA_GRPO } from "@paravt/protocol";
 import { cropTimestamps, overviewTimestamps } from "@paravt/video/sampling";
 import type { OverviewK, SuiteConfig } from "./config";
-import { Knowledge, mmss, observe, parseSummary, summarizeFrames, type Observation, type SeenShape } from "./observe";
+import {
+  Knowledge,
+  mmss,
+  observe,
+  parseShapeSentence,
+  parseSummary,
+  summarizeFrames,
+  type Observation,
+  type SeenShape,
+} from "./observe";
 import { appearanceName, type Appearance, type SceneColor } from "./palette";
 import type { CropCall, OracleRow, SubAgentSample, SuiteQuestion, Turn, VideoAnnotation } from "./schemas";
 import { formatRange, LETTERS } from "./templates";
@@ -34,7 +43,7 @@ export const MAX_WINDOW_S = 16;
  * default "position-first").
  */
 export type Priors = Pick<SuiteConfig, "minEventS" | "maxEventS" | "minGapS" | "minSceneS"> &
-  Partial<Pick<SuiteConfig, "whenAnswer" | "whenSearch" | "shapeSentence" | "describeOverview">>;
+  Partial<Pick<SuiteConfig, "whenAnswer" | "whenSearch" | "shapeSentence" | "describeOverview" | "sceneAnswer">>;
 
 type Decision =
   { kind: "answer"; answer: string; reason: string } | { kind: "scan"; runs: [number, number][]; reason: string };
@@ -102,8 +111,33 @@ function sceneRegion(
   return { seen, region: [lo + 1, hi], candidates: [] };
 }
 
-/** One round's decision for a question, from the knowledge alone. */
-export function decide(q: SuiteQuestion, k: Knowledge, p: Priors): Decision {
+/**
+ * `sceneAnswer: "quote"`: the start of the first summary that shows `scene` throughout, up to and
+ * including the first shape sentence `wanted` accepts; null when no summary does.
+ */
+export function quoteScene(
+  summaries: readonly string[],
+  scene: SceneColor,
+  wanted: (s: SeenShape) => boolean,
+): string | null {
+  const lead = `The background is ${scene} throughout.`;
+  for (const summary of summaries) {
+    if (!summary.startsWith(lead)) continue;
+    // Sentences end in ". " and never hold one inside (shape names, positions and MM:SS have none).
+    const sentences = summary.split(/(?<=\.) /);
+    for (let i = 1; i < sentences.length; i++) {
+      const shape = parseShapeSentence(sentences[i]!);
+      if (shape && wanted(shape)) return sentences.slice(0, i + 1).join(" ");
+    }
+  }
+  return null;
+}
+
+/**
+ * One round's decision for a question, from the knowledge alone (and, for `sceneAnswer:
+ * "quote"`, the text of the summaries that knowledge was read from, in the order they came).
+ */
+export function decide(q: SuiteQuestion, k: Knowledge, p: Priors, summaries: readonly string[] = []): Decision {
   const hide = Math.min(p.minEventS, p.minGapS);
   switch (q.template) {
     case "scene_color":
@@ -117,7 +151,12 @@ export function decide(q: SuiteQuestion, k: Knowledge, p: Priors): Decision {
       const hit = k.seen(wanted)[0];
       if (hit !== undefined) {
         const s = k.get(hit)!.shape!;
-        const base = `The frame at ${secs(k.timeOf(hit)!)} has the ${scene} background and ${describeShape(s)}.`;
+        const quote =
+          p.sceneAnswer === "quote"
+            ? quoteScene(summaries, scene, (x) => q.template === "scene_color" || x.position === q.params.position)
+            : null;
+        const base =
+          quote ?? `The frame at ${secs(k.timeOf(hit)!)} has the ${scene} background and ${describeShape(s)}.`;
         if (q.template === "scene_color") {
           const letter = letterOf(q.options, s.color);
           if (letter === null) return UNSETTLED;
@@ -381,8 +420,9 @@ export function oracleTrajectory(q: SuiteQuestion, a: VideoAnnotation, k: Overvi
   const turns: Turn[] = [{ role: "user", content: mainPrompt(q) }];
   const rounds: CropCall[][] = [];
   const subAgents: SubAgentSample[] = [];
+  const heard: string[] = [];
   for (let round = 1; ; round++) {
-    const d = decide(q, knowledge, priors);
+    const d = decide(q, knowledge, priors, heard);
     if (d.kind === "answer") {
       const lead = round === 1 ? notes : "";
       turns.push({ role: "assistant", content: `<think>\n${lead}${d.reason}\n</think>\n<answer>${d.answer}</answer>` });
@@ -432,6 +472,7 @@ export function oracleTrajectory(q: SuiteQuestion, a: VideoAnnotation, k: Overvi
       });
       // The main agent learns what the summary says, read back from its text.
       parseSummary(summary, times).forEach((o, j) => knowledge.see(times[j]!, o));
+      heard.push(summary);
       responses.push(`<tool_response>\n${summary}\n</tool_response>`);
     });
     turns.push({ role: "user", content: responses.join("\n") });

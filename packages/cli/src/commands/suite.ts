@@ -4,6 +4,7 @@ import { runSubcommand, type CliIo, type Command } from "../command";
 const HELP = `Usage: paravt suite generate --seed S --count N --out DIR [--min-minutes A] [--max-minutes B]
                            [--when-answer seconds|mmss] [--when-search overview|crops]
                            [--shape-sentence position-first|time-first] [--describe-overview]
+                           [--scene-answer frame|quote]
 
 Generates the long-video needle suite (@paravt/suite): N synthetic videos rendered and encoded
 to H.264 MP4, their exact annotations, questions (mcq / tvg / oe), oracle trajectories for
@@ -28,6 +29,10 @@ Options:
   --describe-overview the oracle's main agent first notes what each overview frame shows, in
                      time order ("My frames: 0 s teal with a white cross in the top-left; 22 s
                      teal; …"; K <= 16), then reasons as without it
+  --scene-answer A   how the oracle says where a scene question's shape is: frame (default; "The
+                     frame at 122 s has the olive background and a red circle in the top-left.")
+                     or quote (repeats the summary of a crop that shows the scene throughout, up
+                     to the shape's sentence, when one does)
 
 Writes DIR/videos/<id>.mp4, DIR/annotations/<id>.json, DIR/questions.jsonl, DIR/oracle.jsonl,
 DIR/rl.jsonl and DIR/manifest.json (written last). Progress goes to stderr, one line per
@@ -67,6 +72,7 @@ interface GenerateArgs {
   whenSearch?: "overview" | "crops";
   shapeSentence?: "position-first" | "time-first";
   describeOverview?: boolean;
+  sceneAnswer?: "frame" | "quote";
 }
 
 function parseGenerate(args: readonly string[]): GenerateArgs {
@@ -86,6 +92,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
         "when-search": { type: "string" },
         "shape-sentence": { type: "string" },
         "describe-overview": { type: "boolean" },
+        "scene-answer": { type: "string" },
       },
     });
   } catch (e) {
@@ -104,6 +111,9 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
   const order = v["shape-sentence"];
   if (order !== undefined && order !== "position-first" && order !== "time-first")
     throw new UsageError(`--shape-sentence must be position-first or time-first (got ${order})`);
+  const scene = v["scene-answer"];
+  if (scene !== undefined && scene !== "frame" && scene !== "quote")
+    throw new UsageError(`--scene-answer must be frame or quote (got ${scene})`);
   return {
     seed: integer("seed", v.seed, 0, 0xffffffff),
     count: integer("count", v.count, 1, 10_000),
@@ -114,6 +124,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
     ...(search === undefined ? {} : { whenSearch: search }),
     ...(order === undefined ? {} : { shapeSentence: order }),
     ...(v["describe-overview"] ? { describeOverview: true } : {}),
+    ...(scene === undefined ? {} : { sceneAnswer: scene }),
   };
 }
 
@@ -138,6 +149,7 @@ async function generate(args: readonly string[], io: CliIo): Promise<number> {
       ...(opts.whenSearch === undefined ? {} : { whenSearch: opts.whenSearch }),
       ...(opts.shapeSentence === undefined ? {} : { shapeSentence: opts.shapeSentence }),
       ...(opts.describeOverview ? { describeOverview: true } : {}),
+      ...(opts.sceneAnswer === undefined ? {} : { sceneAnswer: opts.sceneAnswer }),
       ...(opts.minMinutes === undefined ? {} : { minMinutes: opts.minMinutes }),
       // A lone --min-minutes above the default maximum raises the maximum with it.
       ...(opts.maxMinutes !== undefined
