@@ -20,6 +20,7 @@ import { parseArgs } from "node:util";
 import { extractTimeRange, hasNonemptyAnswer, hasParseableToolCall, tagsBalanced } from "@paravt/protocol";
 import { readSuite, SHAPE_COLORS, SHAPES, type VideoAnnotation } from "@paravt/suite";
 import { loadCoreNanoEngine, runEpisode, scoreEpisode, videoFrameSampler, type Trajectory } from "../src/index";
+import { addLetters, mcqLetter, noLetters } from "./mcq-letters";
 import { addClaims, noClaims, overviewClaims } from "./overview-claims";
 
 const { values } = parseArgs({
@@ -235,6 +236,8 @@ const add = (key: string, score: number, chance: number, ok: boolean, calls: num
 };
 /** The main agent's first-turn claims about its overview frames (overview-claims.ts), all K, with tools. */
 const claims = noClaims();
+/** scene_color / order answers (all K, with tools): the option text concluded, and whether the letter is its letter (mcq-letters.ts). */
+const letters = noLetters();
 /** Per K and tools: how many trajectories failed the format, by reason. */
 const failures = new Map<string, Map<string, number>>();
 /** Per K: each question's score with tools minus without (a paired comparison). */
@@ -296,6 +299,7 @@ for (const k of ks) {
       }
       const first = t.turns[0];
       if (tools && first) addClaims(claims, overviewClaims(first.rawText, video.annotation, t.overviewTimestamps));
+      if (tools) addLetters(letters, mcqLetter(q.template, t.finalText, q.options ?? [], q.answerText));
       const copy = q.type === "oe" && tools ? answerCopiesThinking(t.turns.at(-1)?.rawText ?? "") : null;
       if (copy) {
         copied.answers++;
@@ -408,6 +412,10 @@ console.log(
   `oe answers (with tools) after a thinking that names "color shape": ${copied.answers}; ` +
     `the answer repeats its color ${ratio(copied.color, copied.answers)}, its shape ${ratio(copied.shape, copied.answers)}`,
 );
+console.log(
+  `scene_color / order answers (with tools) that name an option's text: ${letters.stated}; the text is right ` +
+    `${ratio(letters.textRight, letters.stated)}, the answer's letter is that text's letter ${ratio(letters.letterMatches, letters.stated)}`,
+);
 const blind = (c: typeof claims.shape) => (c.stated > 0 ? (c.chance / c.stated).toFixed(3) : "—");
 console.log(
   `Main agent's first-turn claims about its overview frames (all K, with tools): "the X background shows at T" right ` +
@@ -434,6 +442,7 @@ if (values.json)
         subAgentTimes: times,
         answerCopiesThinking: copied,
         overviewClaims: claims,
+        mcqLetters: letters,
         grounding: Object.fromEntries(grounding),
         formatFailures: Object.fromEntries([...failures].map(([key, m]) => [key, Object.fromEntries(m)])),
       },

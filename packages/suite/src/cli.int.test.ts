@@ -52,7 +52,7 @@ describe("paravt suite generate", () => {
     expect(suite.videos.map((v) => v.annotation)).toEqual(plan.videos);
   });
 
-  it("passes --when-answer, --when-search, --shape-sentence, --describe-overview and --scene-answer to the oracle", async () => {
+  it("passes --when-answer, --when-search, --shape-sentence, --describe-overview, --scene-answer and --mcq-answer to the oracle", async () => {
     const out = await mkdtemp(join(tmpdir(), "paravt-suite-cli-"));
     dirs.push(out);
     const args = ["--seed", "8", "--count", "1", "--out", out, "--min-minutes", "1", "--max-minutes", "1"];
@@ -66,6 +66,8 @@ describe("paravt suite generate", () => {
       "--describe-overview",
       "--scene-answer",
       "quote",
+      "--mcq-answer",
+      "scan",
     ];
     const r = paravt(["suite", "generate", ...args, ...when]);
     expect(r.code).toBe(0);
@@ -78,6 +80,7 @@ describe("paravt suite generate", () => {
       shapeSentence: "time-first",
       describeOverview: true,
       sceneAnswer: "quote",
+      mcqAnswer: "scan",
     } as const;
     expect(suite.oracle).toEqual(planSuite({ seed: 8, count: 1, config }).oracle);
     expect(suite.oracle.some((o) => o.turns[1]!.content.startsWith("<think>\nTo find when the"))).toBe(true);
@@ -121,6 +124,10 @@ describe("paravt suite generate", () => {
       [
         ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--scene-answer", "verbatim"],
         /--scene-answer must be frame or quote \(got verbatim\)/,
+      ],
+      [
+        ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--mcq-answer", "text"],
+        /--mcq-answer must be letter or scan \(got text\)/,
       ],
       [
         ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--when-search", "frames"],

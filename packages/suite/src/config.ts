@@ -87,6 +87,19 @@ export const SuiteConfigSchema = z
      * `olive throughout. A`", the copy that made `when` work (`shapeSentence: "time-first"`).
      */
     sceneAnswer: z.enum(["frame", "quote"]).default("frame"),
+    /**
+     * How the oracle's main agent goes from its conclusion to an option letter in `scene_color`
+     * and `order` answers (suite README "Oracle trajectories"): `letter` (default) "so its color
+     * is white: option C.", or `scan`, which first repeats the options in order up to the one it
+     * concluded, each with yes or no: "so its color is white. A. red no; B. green no; C. white
+     * yes: option C." Why: ParaVT-nano's answers there name an option's text right well above
+     * chance but write a letter that matches the text they named no better than chance (nano
+     * README, Quality bar). The letter comes before its text in the question ("C. white"), so no
+     * copy that follows a match reaches it; scanning makes each step a copy of the question's next
+     * tokens or a comparison with the word just written. (`count` options are always 1-4 in
+     * order, and its letters already match.)
+     */
+    mcqAnswer: z.enum(["letter", "scan"]).default("letter"),
     /** libx264 settings; see README "Encoding" for the measurement behind the defaults. */
     crf: z.number().int().min(0).max(51).default(23),
     preset: z.enum(["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow"]).default("veryfast"),

@@ -408,6 +408,30 @@ describe("scene answers that quote a crop's summary (sceneAnswer: quote)", () =>
   });
 });
 
+describe("mcq answers that scan the options (mcqAnswer: scan)", () => {
+  const scanned = planSuite({ seed: 3, count: 40, config: { mcqAnswer: "scan" } });
+
+  it("repeat the options in order up to the one concluded, then its letter; change nothing else", () => {
+    let scans = 0;
+    scanned.oracle.forEach((o, i) => {
+      const p = plan.oracle[i]!;
+      const q = questions.get(o.questionId)!;
+      expect({ ...o, turns: o.turns.slice(0, -1) }).toEqual({ ...p, turns: p.turns.slice(0, -1) });
+      const last = o.turns.at(-1)!.content;
+      if (q.template !== "scene_color" && q.template !== "order") {
+        expect(last).toBe(p.turns.at(-1)!.content);
+        return;
+      }
+      const at = q.options!.indexOf(q.answerText);
+      const scan = q.options!.slice(0, at + 1).map((t, j) => `${"ABCD"[j]}. ${t} ${j === at ? "yes" : "no"}`);
+      expect(last).toContain(`. ${scan.join("; ")}: option ${o.answer}.\n</think>\n<answer>${o.answer}</answer>`);
+      expect(last.replace(`. ${scan.join("; ")}: option`, ": option")).toBe(p.turns.at(-1)!.content);
+      scans++;
+    });
+    expect(scans).toBeGreaterThan(100);
+  });
+});
+
 describe("coverRuns", () => {
   const covered = (ws: { start: number; end: number }[]) =>
     ws.flatMap((w) => Array.from({ length: w.end - w.start }, (_, i) => w.start + i));

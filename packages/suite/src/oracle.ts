@@ -43,7 +43,9 @@ export const MAX_WINDOW_S = 16;
  * default "position-first").
  */
 export type Priors = Pick<SuiteConfig, "minEventS" | "maxEventS" | "minGapS" | "minSceneS"> &
-  Partial<Pick<SuiteConfig, "whenAnswer" | "whenSearch" | "shapeSentence" | "describeOverview" | "sceneAnswer">>;
+  Partial<
+    Pick<SuiteConfig, "whenAnswer" | "whenSearch" | "shapeSentence" | "describeOverview" | "sceneAnswer" | "mcqAnswer">
+  >;
 
 type Decision =
   { kind: "answer"; answer: string; reason: string } | { kind: "scan"; runs: [number, number][]; reason: string };
@@ -94,6 +96,18 @@ export function overviewNotes(frames: readonly { t: number; obs: Observation }[]
 /** The letter of the option with this text; null when no option says it (the question cannot be settled). */
 function letterOf(options: readonly string[], text: string): string | null {
   return LETTERS[options.indexOf(text)] ?? null;
+}
+
+/**
+ * `mcqAnswer: "scan"`: the options in order up to the one whose text is `text`, each with "yes"
+ * or "no" ("A. red no; B. green no; C. white yes"), then ": option C"; the plain ": option C" by
+ * default.
+ */
+function optionLead(options: readonly string[], text: string, letter: string, p: Priors): string {
+  if (p.mcqAnswer !== "scan") return `: option ${letter}`;
+  const upTo = options.slice(0, options.indexOf(text) + 1);
+  const scan = upTo.map((o, i) => `${LETTERS[i]}. ${o} ${o === text ? "yes" : "no"}`).join("; ");
+  return `. ${scan}: option ${letter}`;
 }
 
 const UNSETTLED: Decision = { kind: "scan", runs: [], reason: "" };
@@ -163,7 +177,7 @@ export function decide(q: SuiteQuestion, k: Knowledge, p: Priors, summaries: rea
           return {
             kind: "answer",
             answer: letter,
-            reason: `${base} That is the shape of the ${scene} scene, so its color is ${s.color}: option ${letter}.`,
+            reason: `${base} That is the shape of the ${scene} scene, so its color is ${s.color}${optionLead(q.options, s.color, letter, p)}.`,
           };
         }
         return {
@@ -244,7 +258,7 @@ export function decide(q: SuiteQuestion, k: Knowledge, p: Priors, summaries: rea
       return {
         kind: "answer",
         answer: letter,
-        reason: `I see ${seenText}. Nothing before ${secs(k.timeOf(x)!)} is left unseen that could hold another of the shapes, so the ${names[best]} came first: option ${letter}.`,
+        reason: `I see ${seenText}. Nothing before ${secs(k.timeOf(x)!)} is left unseen that could hold another of the shapes, so the ${names[best]} came first${optionLead(q.options, names[best]!, letter, p)}.`,
       };
     }
     case "when": {

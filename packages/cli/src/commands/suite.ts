@@ -4,7 +4,7 @@ import { runSubcommand, type CliIo, type Command } from "../command";
 const HELP = `Usage: paravt suite generate --seed S --count N --out DIR [--min-minutes A] [--max-minutes B]
                            [--when-answer seconds|mmss] [--when-search overview|crops]
                            [--shape-sentence position-first|time-first] [--describe-overview]
-                           [--scene-answer frame|quote]
+                           [--scene-answer frame|quote] [--mcq-answer letter|scan]
 
 Generates the long-video needle suite (@paravt/suite): N synthetic videos rendered and encoded
 to H.264 MP4, their exact annotations, questions (mcq / tvg / oe), oracle trajectories for
@@ -33,6 +33,9 @@ Options:
                      frame at 122 s has the olive background and a red circle in the top-left.")
                      or quote (repeats the summary of a crop that shows the scene throughout, up
                      to the shape's sentence, when one does)
+  --mcq-answer M     how the oracle turns a scene_color or order conclusion into a letter: letter
+                     (default; "so its color is white: option C.") or scan (first repeats the
+                     options up to that one: "A. red no; B. green no; C. white yes: option C.")
 
 Writes DIR/videos/<id>.mp4, DIR/annotations/<id>.json, DIR/questions.jsonl, DIR/oracle.jsonl,
 DIR/rl.jsonl and DIR/manifest.json (written last). Progress goes to stderr, one line per
@@ -73,6 +76,7 @@ interface GenerateArgs {
   shapeSentence?: "position-first" | "time-first";
   describeOverview?: boolean;
   sceneAnswer?: "frame" | "quote";
+  mcqAnswer?: "letter" | "scan";
 }
 
 function parseGenerate(args: readonly string[]): GenerateArgs {
@@ -93,6 +97,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
         "shape-sentence": { type: "string" },
         "describe-overview": { type: "boolean" },
         "scene-answer": { type: "string" },
+        "mcq-answer": { type: "string" },
       },
     });
   } catch (e) {
@@ -114,6 +119,9 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
   const scene = v["scene-answer"];
   if (scene !== undefined && scene !== "frame" && scene !== "quote")
     throw new UsageError(`--scene-answer must be frame or quote (got ${scene})`);
+  const mcq = v["mcq-answer"];
+  if (mcq !== undefined && mcq !== "letter" && mcq !== "scan")
+    throw new UsageError(`--mcq-answer must be letter or scan (got ${mcq})`);
   return {
     seed: integer("seed", v.seed, 0, 0xffffffff),
     count: integer("count", v.count, 1, 10_000),
@@ -125,6 +133,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
     ...(order === undefined ? {} : { shapeSentence: order }),
     ...(v["describe-overview"] ? { describeOverview: true } : {}),
     ...(scene === undefined ? {} : { sceneAnswer: scene }),
+    ...(mcq === undefined ? {} : { mcqAnswer: mcq }),
   };
 }
 
@@ -150,6 +159,7 @@ async function generate(args: readonly string[], io: CliIo): Promise<number> {
       ...(opts.shapeSentence === undefined ? {} : { shapeSentence: opts.shapeSentence }),
       ...(opts.describeOverview ? { describeOverview: true } : {}),
       ...(opts.sceneAnswer === undefined ? {} : { sceneAnswer: opts.sceneAnswer }),
+      ...(opts.mcqAnswer === undefined ? {} : { mcqAnswer: opts.mcqAnswer }),
       ...(opts.minMinutes === undefined ? {} : { minMinutes: opts.minMinutes }),
       // A lone --min-minutes above the default maximum raises the maximum with it.
       ...(opts.maxMinutes !== undefined
