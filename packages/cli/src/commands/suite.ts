@@ -79,6 +79,14 @@ interface GenerateArgs {
   mcqAnswer?: "letter" | "scan";
 }
 
+/** An option that takes one of a few words: the word, or undefined when it is not given. */
+function choice<T extends string>(name: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--${name} must be ${allowed.join(" or ")} (got ${value})`);
+  return value as T;
+}
+
 function parseGenerate(args: readonly string[]): GenerateArgs {
   let parsed;
   try {
@@ -107,21 +115,11 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
   if (v.out === undefined || v.out === "") throw new UsageError("--out is required");
   const min = minutes("min-minutes", v["min-minutes"]);
   const max = minutes("max-minutes", v["max-minutes"]);
-  const when = v["when-answer"];
-  if (when !== undefined && when !== "seconds" && when !== "mmss")
-    throw new UsageError(`--when-answer must be seconds or mmss (got ${when})`);
-  const search = v["when-search"];
-  if (search !== undefined && search !== "overview" && search !== "crops")
-    throw new UsageError(`--when-search must be overview or crops (got ${search})`);
-  const order = v["shape-sentence"];
-  if (order !== undefined && order !== "position-first" && order !== "time-first")
-    throw new UsageError(`--shape-sentence must be position-first or time-first (got ${order})`);
-  const scene = v["scene-answer"];
-  if (scene !== undefined && scene !== "frame" && scene !== "quote")
-    throw new UsageError(`--scene-answer must be frame or quote (got ${scene})`);
-  const mcq = v["mcq-answer"];
-  if (mcq !== undefined && mcq !== "letter" && mcq !== "scan")
-    throw new UsageError(`--mcq-answer must be letter or scan (got ${mcq})`);
+  const when = choice("when-answer", v["when-answer"], ["seconds", "mmss"] as const);
+  const search = choice("when-search", v["when-search"], ["overview", "crops"] as const);
+  const order = choice("shape-sentence", v["shape-sentence"], ["position-first", "time-first"] as const);
+  const scene = choice("scene-answer", v["scene-answer"], ["frame", "quote"] as const);
+  const mcq = choice("mcq-answer", v["mcq-answer"], ["letter", "scan"] as const);
   return {
     seed: integer("seed", v.seed, 0, 0xffffffff),
     count: integer("count", v.count, 1, 10_000),
