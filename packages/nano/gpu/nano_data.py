@@ -103,7 +103,7 @@ class Data:
         self.digit_value[self.digits] = np.arange(10)
         self.colon = m.get("timeColon")  # absent in exports before the time shift
         self.when = m["templates"].index("when") if "when" in m["templates"] else -1
-        self.drill = self.table[:, 2] == 2  # when drill (gpu-export.ts): main-agent text, stand-in frames
+        self.drill = self.table[:, 2] >= 2  # when (2) and letter (3) drills (gpu-export.ts): stand-in frames
         # Overview notes (suite describeOverview; train_sft.py --notes-only): absent in older exports.
         self.notes_lead = np.asarray(m.get("notesLead") or [], dtype=np.int64)
         self.newline = m.get("newline")
@@ -191,7 +191,7 @@ class Data:
         pal = not plain and pal_from < NEVER and rng.random() < p_palette
         dig = not plain and dig_from < NEVER and rng.random() < p_digits
         shift = None
-        main = kind in (0, 2)
+        main = kind in (0, 2, 3)
         # The MM:SS times a `when` answer turn writes (before any shift: positions do not move).
         wrote = self.times(ids, answer_from, n) if main and template == self.when else []
         if not plain and not dig and main and template == self.when and p_shift > 0 and rng.random() < p_shift:
@@ -217,8 +217,9 @@ class Data:
                 word = next(w for w, forms in enumerate(self.groups[0]) if new in forms)
                 ids2[i] = self.art_an if self.vowel[0][word] else self.art_a
         # A drill trains its answer turn only: its frames are stand-ins, its earlier turns the crops
-        # search that the rendered `when` examples already teach.
-        froms = [f for f, on in ((pal_from, pal), (dig_from, dig), (answer_from, shift is not None or kind == 2)) if on]
+        # search that the rendered `when` examples already teach. A letter drill's answer_from (and
+        # its other froms) is its letter: the rest of its answer turn rests on frames it lacks.
+        froms = [f for f, on in ((pal_from, pal), (dig_from, dig), (answer_from, shift is not None or kind >= 2)) if on]
         train_from = notes[0] if notes is not None else min(froms) if froms else 0
         targets = ids2[1:].copy()
         pos = np.arange(n - 1)

@@ -106,6 +106,8 @@ def main():
     ap.add_argument("--shift-times", type=float, default=0.0,
                     help="probability that a `when` main-agent example's response and answer times move by one random offset")
     ap.add_argument("--drill", type=int, default=1, help="draws of each when-drill example (kind 2) per epoch; 0: none")
+    ap.add_argument("--letter-drill", type=int, default=1,
+                    help="draws of each letter-drill example (kind 3) per epoch; 0: none")
     ap.add_argument("--repeat", default="", help="template=N,… (e.g. when=4): main-agent examples drawn N times")
     ap.add_argument("--time-tokens", action="store_true",
                     help="experiment: each MM:SS below 10:00 as one new token (nano README \"Word order and time tokens\"); wte grows by 600 rows")
@@ -173,7 +175,8 @@ def main():
     reps = dict((kv.split("=")[0], int(kv.split("=")[1])) for kv in args.repeat.split(",") if kv)
     pool = []
     for x, row in enumerate(data.table):
-        n = reps.get(data.meta["templates"][row[6]], 1) if row[2] == 0 else args.drill if row[2] == 2 else 1
+        kind = row[2]
+        n = reps.get(data.meta["templates"][row[6]], 1) if kind == 0 else {2: args.drill, 3: args.letter_drill}.get(kind, 1)
         pool += [x] * n
     pool = np.asarray(pool)
     q = queue.Queue(maxsize=8)

@@ -3,6 +3,7 @@
 //   npx tsx packages/nano/scripts/gpu-sft.ts export --suite var/suites/train1000m \
 //     --out var/gpu/data [--init packages/nano/checkpoints/default] [--videos 600] [--ks 4,8,16] [--seed 9] \
 //     [--drill-videos 4000 --drill-seed 5]   (the when drill of src/gpu-export.ts: unrendered videos' when trajectories)
+//     [--letter-drill-videos 3000 --letter-drill-seed 6]   (the letter drill: scene_color / order letter lookups)
 //   npx tsx packages/nano/scripts/gpu-sft.ts import --model OUT/model-final.safetensors \
 //     --out var/checkpoints/gpu --step N --seed S [--init packages/nano/checkpoints/default]
 import { parseArgs } from "node:util";
@@ -21,6 +22,8 @@ const { positionals, values } = parseArgs({
     step: { type: "string" },
     "drill-videos": { type: "string" },
     "drill-seed": { type: "string", default: "5" },
+    "letter-drill-videos": { type: "string" },
+    "letter-drill-seed": { type: "string", default: "6" },
   },
 });
 const need = (name: string, v: string | undefined): string => {
@@ -38,10 +41,15 @@ if (positionals[0] === "export") {
     ...(values["drill-videos"] === undefined
       ? {}
       : { whenDrill: { seed: Number(values["drill-seed"]), videos: Number(values["drill-videos"]) } }),
+    ...(values["letter-drill-videos"] === undefined
+      ? {}
+      : {
+          letterDrill: { seed: Number(values["letter-drill-seed"]), videos: Number(values["letter-drill-videos"]) },
+        }),
     onProgress: (line) => process.stderr.write(`  ${line}\n`),
   });
   process.stderr.write(
-    `wrote ${values.out}: ${r.examples} examples (${r.drillExamples} when drill), ${r.tokens} tokens, ${r.frames} frames; ` +
+    `wrote ${values.out}: ${r.examples} examples (${r.drillExamples} when drill, ${r.letterDrillExamples} letter drill), ${r.tokens} tokens, ${r.frames} frames; ` +
       `parity batch loss ${r.parity.loss}\n`,
   );
 } else if (positionals[0] === "import") {

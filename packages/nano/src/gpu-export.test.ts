@@ -5,7 +5,7 @@
 // with the same weights, and a file of another shape or origin is refused; the time shift of
 // nano_data.py moves a `when` answer's times together with the tool responses' and trains only its
 // answer turn; its notes-only examples (train_sft.py --notes-only) end at the overview notes and
-// train only them.
+// train only them; a letter drill trains only from the letter of its ": option X" on.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCheckpoint } from "./checkpoint";
 import { exportGpuDataset, GPU_EXPORT_FORMAT, importGpuModel } from "./gpu-export";
 import { TIME_PIECE_COUNT, TIME_TOKENIZER_VERSION } from "./tokenizer";
+import { defaultTokenizer } from "./vocabulary";
 
 const run = promisify(execFile);
 // A version-1 checkpoint of the default's config (the default itself is version 2 since 2026-11-26).
@@ -47,7 +48,13 @@ beforeAll(async () => {
   const config = { minMinutes: 1, maxMinutes: 1, whenAnswer: "mmss" } as const;
   suiteDir = (await writeSuite({ seed: 8, count: 1, out: join(root, "suite"), config })).dir;
   data = join(root, "data");
-  exported = await exportGpuDataset({ suiteDir, init: INIT, out: data, whenDrill: { seed: 9, videos: 3 } });
+  exported = await exportGpuDataset({
+    suiteDir,
+    init: INIT,
+    out: data,
+    whenDrill: { seed: 9, videos: 3 },
+    letterDrill: { seed: 9, videos: 4 },
+  });
 }, 120_000);
 afterAll(async () => rm(root, { recursive: true, force: true }));
 
@@ -68,15 +75,34 @@ describe("exportGpuDataset", () => {
     expect(rows.filter((r) => r[2] === 1).every((r) => r[4] === 2 ** 30 && r[5] === 2 ** 30)).toBe(true);
     expect(rows.some((r) => r[2] === 0 && r[4] === r[3])).toBe(true);
     expect(rows.reduce((s, r) => s + r[1]!, 0)).toBe(exported.tokens);
-    // The when drill: the last rows, kind 2, `when`, their frame slots stand-ins among the export's frames.
+    // The drills: the last rows, the when drill's (kind 2, `when`) then the letter drill's (kind 3,
+    // `scene_color` / `order`), their frame slots stand-ins among the export's frames.
     const drill = rows.filter((r) => r[2] === 2);
+    const letter = rows.filter((r) => r[2] === 3);
     expect(exported.drillExamples).toBeGreaterThan(0);
     expect(drill).toHaveLength(exported.drillExamples);
-    expect(rows.slice(-drill.length).every((r) => r[2] === 2)).toBe(true);
+    expect(exported.letterDrillExamples).toBeGreaterThan(0);
+    expect(letter).toHaveLength(exported.letterDrillExamples);
+    expect(rows.slice(-(drill.length + letter.length)).map((r) => r[2])).toEqual([
+      ...drill.map(() => 2),
+      ...letter.map(() => 3),
+    ]);
     expect(drill.every((r) => r[6] === meta.templates.indexOf("when"))).toBe(true);
+    const mcq = ["scene_color", "order"].map((t) => meta.templates.indexOf(t));
+    expect(letter.every((r) => mcq.includes(r[6]!))).toBe(true);
+    // A letter drill's answerFrom is the letter after its last " option": one of A-D, then the answer tag's.
+    const ids = new Int16Array((await readFile(join(data, "ids.i16"))).buffer.slice(0));
+    const tokenizer = defaultTokenizer();
+    for (const r of letter) {
+      const at = r[0]! + r[3]!;
+      expect(tokenizer.decode([ids[at - 1]!])).toBe(" option");
+      const rest = tokenizer.decode(ids.subarray(at, r[0]! + r[1]!), { controls: "name" });
+      expect(rest).toMatch(/^ ([ABCD])\.\s*<\/think>\s*<answer>\1<\/answer>/);
+      expect([r[4], r[5]].every((f) => f === r[3] || f === 2 ** 30)).toBe(true);
+    }
     const frame = new Int32Array((await readFile(join(data, "frame.i32"))).buffer.slice(0));
     const ftarget = new Int16Array((await readFile(join(data, "ftarget.i16"))).buffer.slice(0));
-    const slots = drill.flatMap((r) => [...frame.subarray(r[0]!, r[0]! + r[1]!)].filter((f) => f >= 0));
+    const slots = [...drill, ...letter].flatMap((r) => [...frame.subarray(r[0]!, r[0]! + r[1]!)].filter((f) => f >= 0));
     expect(slots.length).toBeGreaterThan(0);
     expect(slots.every((f) => f < exported.frames)).toBe(true);
     expect(drill.every((r) => ftarget.subarray(r[0]!, r[0]! + r[1]!).every((t) => t === -1))).toBe(true);
@@ -121,20 +147,24 @@ for x, (off, n, kind, answer_from, _, _, template, _) in enumerate(d.table):
     assert ck.sum() == 4, "the key digits: the first time the answer writes"
     out["shifted"] += 1
     out["moved"] += int(moved != {0})
-for x in np.nonzero(d.drill)[0]:  # a when drill trains its answer turn only, shifted or not
-    answer_from = d.table[x][3]
-    for p_shift in (0.0, 1.0):
-        w = d.example(x, np.random.default_rng(x), 0, 0, p_shift=p_shift)[2]
+for x in np.nonzero(d.drill)[0]:  # a drill trains its answer turn (a letter drill its letter) on only
+    off, n, kind, answer_from = d.table[x][:4]
+    for p_shift, p_palette in ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0)):
+        tok, tgt, w = d.example(x, np.random.default_rng(x), p_palette, 0, p_shift=p_shift)[:3]
         assert not w[: answer_from - 1].any() and w[answer_from - 1 :].any(), "a drill trains its answer turn only"
-    out["drill"] = out.get("drill", 0) + 1
+        if kind == 3:  # its first trained target is the letter, which no permutation changes
+            assert tgt[answer_from - 1] == d.ids[off + answer_from], "the letter is trained as written"
+    key = "drill" if kind == 2 else "letter"
+    out[key] = out.get(key, 0) + 1
 print(json.dumps(out))
 `;
 
-describe("time shift and when drill (gpu/nano_data.py)", () => {
+describe("time shift and the drills (gpu/nano_data.py)", () => {
   it("moves a `when` answer's times with the tool responses' by one offset and trains only its answer turn", async () => {
     const { stdout } = await python("-c", SHIFT_CHECK, data);
-    const r = JSON.parse(stdout) as { when: number; shifted: number; moved: number; drill: number };
+    const r = JSON.parse(stdout) as { when: number; shifted: number; moved: number; drill: number; letter: number };
     expect(r.drill).toBe(exported.drillExamples);
+    expect(r.letter).toBe(exported.letterDrillExamples);
     expect(r.when).toBeGreaterThan(0);
     expect(r.shifted).toBeGreaterThan(0);
     expect(r.moved).toBeGreaterThan(0);

@@ -9,7 +9,7 @@
 //                  emphasis weights, the frame-target weight, template names, the dataset
 //                  fingerprint, and the parity batch (4 example indices and the core trainer's
 //                  loss on them)
-//   examples.i32   [E, 8]: offset, length, kind (0 main, 1 sub, 2 when drill), answerFrom, paletteFrom,
+//   examples.i32   [E, 8]: offset, length, kind (0 main, 1 sub, 2 when drill, 3 letter drill), answerFrom, paletteFrom,
 //                  digitFrom, template index, 0   (a "from" of 2^30 = never)
 //   ids.i16        [n] token ids
 //   loss.u8        [n] lossMask
@@ -27,13 +27,22 @@
 // drill trajectory's tokens ~1 kB). Under whenSearch "crops" the agent's decisions and answer do
 // not depend on its overview frames, so each overview slot holds a stand-in: a frame of the
 // export's own videos. Kind 2; the trainer trains only its answer turn and no frame target.
+//
+// Letter drill (`letterDrill`): main-agent `scene_color` and `order` trajectories of unrendered
+// videos (planSuite of another seed, the suite's own config), stand-in frames as above, trained
+// only from the letter of their ": option C" lead on (the letter, the end of the thinking and the
+// answer tag). What comes before it (which colour or shape) rests on frames the stand-ins do not
+// show, so it is context only; what is trained is the lookup "the option whose text I just named
+// -> its letter", which the question's options alone settle. Measured need: `mix-b` named the right
+// colour 66/165 but wrote that colour's letter 32/165 (nano README, Quality bar, "ninth session").
+// Kind 3; its answerFrom (and paletteFrom, when its answer turn is palette-permutable) is the letter.
 
 import { createWriteStream } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
-import { OVERVIEW_NOTES_LEAD, planSuite, readSuite, type SuiteConfig } from "@paravt/suite";
+import { OVERVIEW_NOTES_LEAD, planSuite, readSuite, type SuiteConfig, type TemplateName } from "@paravt/suite";
 import { loadCheckpoint, saveCheckpoint, type Checkpoint } from "./checkpoint";
 import { digitIds, digitPermutable } from "./digit-permutation";
 import { emphasisWeights, lastTurnStart, paletteTokenIds } from "./emphasis";
@@ -64,13 +73,17 @@ export interface GpuExportOptions {
   paletteEmphasis?: number;
   /** Adds the `when` trajectories of `videos` unrendered videos planned from `seed` (see the top). */
   whenDrill?: { seed: number; videos: number };
+  /** Adds the `scene_color` / `order` letter lookups of `videos` unrendered videos planned from `seed` (see the top). */
+  letterDrill?: { seed: number; videos: number };
   onProgress?: (line: string) => void;
 }
 
 export interface GpuExportResult {
   examples: number;
-  /** Of `examples`, the when drill's (kind 2, the last ones). */
+  /** Of `examples`, the when drill's (kind 2, after the suite's own). */
   drillExamples: number;
+  /** Of `examples`, the letter drill's (kind 3, the last ones). */
+  letterDrillExamples: number;
   tokens: number;
   frames: number;
   datasetHash: string;
@@ -95,14 +108,19 @@ export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportRe
   const regular = sftExamples(suite, sftOptions).examples;
   if (regular.length === 0) throw new Error(`exportGpuDataset: no SFT example in ${o.suiteDir}`);
   const drill = o.whenDrill ? whenDrillExamples(full.manifest.config, o.whenDrill, sftOptions) : [];
-  const examples = [...regular, ...drill];
-  const templates = [...new Set([...suite.questions.map((q) => q.template), ...(drill.length ? ["when"] : [])])].sort();
+  const letters = o.letterDrill ? letterDrillExamples(full.manifest.config, o.letterDrill, sftOptions) : [];
+  const drilled: Drilled[] = [
+    ...drill.map((example) => ({ example, template: "when" as const, kind: 2 as const })),
+    ...letters,
+  ];
+  const examples = [...regular, ...drilled.map((d) => d.example)];
+  const templates = [...new Set([...suite.questions.map((q) => q.template), ...drilled.map((d) => d.template)])].sort();
   const templateOfQuestion = new Map(suite.questions.map((q) => [q.id, q.template]));
   const templateOfRow = new Map(suite.oracle.map((r) => [r.id, templateOfQuestion.get(r.questionId)!]));
   const pieces = palettePieces(tokenizer);
   const digits = digitIds(tokenizer);
-  const arrays = flatten(examples, regular.length, { pieces, digits, frameTargets }, (e, x) =>
-    templates.indexOf(x >= regular.length ? "when" : templateOfRow.get(e.rowId)!),
+  const arrays = flatten(examples, regular.length, drilled, { pieces, digits, frameTargets }, (e, x) =>
+    templates.indexOf(x >= regular.length ? drilled[x - regular.length]!.template : templateOfRow.get(e.rowId)!),
   );
   await mkdir(o.out, { recursive: true });
   const write = (name: string, a: ArrayBufferView) =>
@@ -137,6 +155,7 @@ export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportRe
   const result: GpuExportResult = {
     examples: examples.length,
     drillExamples: drill.length,
+    letterDrillExamples: letters.length,
     tokens: arrays.ids.length,
     frames: arrays.frameRefs.length,
     datasetHash: datasetHash(examples),
@@ -227,14 +246,55 @@ function whenDrillExamples(
   }));
 }
 
+type SftExample = ReturnType<typeof sftExamples>["examples"][number];
+
+/** A drill example: kind 2 (when) trains its answer turn, kind 3 (letter) from `from`, its letter, on. */
+type Drilled =
+  | { example: SftExample; template: "when"; kind: 2 }
+  | { example: SftExample; template: TemplateName; kind: 3; from: number };
+
+/**
+ * The main-agent `scene_color` and `order` examples of `d.videos` planned, unrendered videos (the
+ * suite's own `config`; see the top), each with the position of the letter its last turn's
+ * ": option X" writes. Ids start with "letter/". An answer turn without that lead (a suite whose
+ * answers do not name the option so) is left out.
+ */
+export function letterDrillExamples(
+  config: SuiteConfig,
+  d: { seed: number; videos: number },
+  sft: Parameters<typeof sftExamples>[1],
+): Drilled[] {
+  const plan = planSuite({ seed: d.seed, count: d.videos, config });
+  const templateOf = new Map(
+    plan.questions.filter((q) => q.template === "scene_color" || q.template === "order").map((q) => [q.id, q.template]),
+  );
+  const rows = plan.oracle.filter((r) => templateOf.has(r.questionId));
+  const templateOfRow = new Map(rows.map((r) => [r.id, templateOf.get(r.questionId)!]));
+  const option = singlePiece(sft.tokenizer ?? defaultTokenizer(), " option");
+  if (option === null) throw new Error('letterDrillExamples: " option" is not one piece of the tokenizer');
+  const out: Drilled[] = [];
+  for (const e of sftExamples({ oracle: rows }, { ...sft, subAgents: false }).examples) {
+    const lead = e.ids.lastIndexOf(option);
+    if (lead < lastTurnStart(e.lossMask) || lead + 1 >= e.ids.length) continue;
+    out.push({
+      example: { ...e, id: `letter/${e.id}` },
+      template: templateOfRow.get(e.rowId)!,
+      kind: 3,
+      from: lead + 1,
+    });
+  }
+  return out;
+}
+
 /**
  * The examples as flat arrays, and the distinct frames they use (in first-use order). Examples from
- * `drillFrom` on are when drills: kind 2, each frame slot a stand-in frame of the earlier examples
- * (chosen by a hash of its reference), no frame targets.
+ * `drillFrom` on are `drilled` (kind 2 or 3): each frame slot a stand-in frame of the earlier
+ * examples (chosen by a hash of its reference), no frame targets.
  */
 function flatten(
-  examples: ReturnType<typeof sftExamples>["examples"],
+  examples: readonly SftExample[],
   drillFrom: number,
+  drilled: readonly Drilled[],
   {
     pieces,
     digits,
@@ -244,7 +304,7 @@ function flatten(
     digits: number[];
     frameTargets: ReturnType<typeof suiteFrameTargets>;
   },
-  templateIndex: (e: (typeof examples)[number], x: number) => number,
+  templateIndex: (e: SftExample, x: number) => number,
 ) {
   const n = examples.reduce((s, e) => s + e.ids.length, 0);
   const table = new Int32Array(examples.length * 8);
@@ -258,10 +318,13 @@ function flatten(
   examples.forEach((e, x) => {
     const len = e.ids.length;
     const isDrill = x >= drillFrom;
-    const answerFrom = e.kind === "main" ? lastTurnStart(e.lossMask) : NEVER;
-    const paletteFrom = e.kind === "main" && permutable(e, answerFrom, pieces) ? answerFrom : NEVER;
-    const digitFrom = e.kind === "main" && digitPermutable(e, answerFrom, digits) ? answerFrom : NEVER;
-    const kind = isDrill ? 2 : e.kind === "main" ? 0 : 1;
+    const d = isDrill ? drilled[x - drillFrom]! : null;
+    const turn = e.kind === "main" ? lastTurnStart(e.lossMask) : NEVER;
+    // A letter drill trains from its letter on, so each augmentation's "from" is that letter too.
+    const answerFrom = d?.kind === 3 ? d.from : turn;
+    const paletteFrom = e.kind === "main" && permutable(e, turn, pieces) ? answerFrom : NEVER;
+    const digitFrom = e.kind === "main" && digitPermutable(e, turn, digits) ? answerFrom : NEVER;
+    const kind = d ? d.kind : e.kind === "main" ? 0 : 1;
     table.set([offset, len, kind, answerFrom, paletteFrom, digitFrom, templateIndex(e, x), 0], x * 8);
     ids.set(e.ids, offset);
     loss.set(e.lossMask, offset);
