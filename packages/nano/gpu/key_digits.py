@@ -14,24 +14,17 @@ import argparse
 import numpy as np
 import torch
 
-from nano_data import Data, read_safetensors
-from train_sft import Nano
+from train_sft import load_probe, probe_arguments
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", required=True)
-    ap.add_argument("--init", required=True)
+    probe_arguments(ap)
     ap.add_argument("--kind", type=int, default=2)
     ap.add_argument("--limit", type=int, default=300)
     ap.add_argument("--shift", type=float, default=0.0)
-    ap.add_argument("--batch", type=int, default=8)
-    ap.add_argument("--time-tokens", action="store_true", help="a model trained with train_sft.py --time-tokens")
     args = ap.parse_args()
-    data = Data(args.data)
-    model = Nano([(n, torch.from_numpy(a)) for n, a in read_safetensors(args.init)[0]], data.meta["model"]).eval()
-    data.time_tokens = args.time_tokens
-    feats = torch.from_numpy(data.features())
+    data, model, feats = load_probe(args)
     rows = [x for x, r in enumerate(data.table) if r[2] == args.kind and r[6] == data.when][: args.limit]
     rng = np.random.default_rng(0)
     hits, total = np.zeros(4), np.zeros(4)

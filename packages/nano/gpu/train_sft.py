@@ -82,6 +82,22 @@ def grow_time_tokens(model, data, seed):
     data.time_tokens = True
 
 
+def probe_arguments(ap):
+    """The arguments every teacher-forced probe (key_digits.py, letter_probe.py) takes."""
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--init", required=True)
+    ap.add_argument("--batch", type=int, default=8)
+    ap.add_argument("--time-tokens", action="store_true", help="a model trained with train_sft.py --time-tokens")
+
+
+def load_probe(args):
+    """(data, model in eval mode, frame features) for a probe's parsed probe_arguments."""
+    data = Data(args.data)
+    model = Nano([(n, torch.from_numpy(a)) for n, a in read_safetensors(args.init)[0]], data.meta["model"]).eval()
+    data.time_tokens = args.time_tokens
+    return data, model, torch.from_numpy(data.features())
+
+
 def learning_rate(lr, warm, step, total):
     if step <= warm:
         return lr * step / warm
