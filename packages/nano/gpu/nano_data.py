@@ -75,6 +75,9 @@ class Data:
         # a frame's `<72.0 seconds>` digit by digit (01:12) instead of a 600-way lookup; its prompt and
         # every main-agent example still get time tokens, as the tokenizer's greedy match gives them.
         self.spell_sub_agents = False
+        # train_sft.py --letter-weight: a letter drill's (kind 3) handful of trained tokens is ~1 %
+        # of a batch's loss at weight 1 (the rest: whole answer turns and sub-agent summaries).
+        self.letter_weight = 1.0
         self.meta = json.load(open(os.path.join(d, "meta.json")))
         m = self.meta
         self.table = _array(d, "examples.i32", "<i4").reshape(-1, 8)
@@ -224,6 +227,8 @@ class Data:
         targets = ids2[1:].copy()
         pos = np.arange(n - 1)
         w = np.where(pos + 1 >= train_from, self.loss[off + 1 : off + n], 0).astype(np.float32) * self.emph[targets]
+        if kind == 3:
+            w *= self.letter_weight
         trained = w > 0
         copy_pal = trained & pal & self.palette_ids[targets]
         copy_dig = trained & (dig or shift is not None) & np.isin(targets, self.digits)

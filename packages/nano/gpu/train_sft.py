@@ -124,6 +124,8 @@ def main():
     ap.add_argument("--drill", type=int, default=1, help="draws of each when-drill example (kind 2) per epoch; 0: none")
     ap.add_argument("--letter-drill", type=int, default=1,
                     help="draws of each letter-drill example (kind 3) per epoch; 0: none")
+    ap.add_argument("--letter-weight", type=float, default=1.0,
+                    help="loss weight of a letter drill's trained tokens (the letter, the end of the thinking, the answer tag)")
     ap.add_argument("--repeat", default="", help="template=N,… (e.g. when=4): main-agent examples drawn N times")
     ap.add_argument("--time-tokens", action="store_true",
                     help="experiment: each MM:SS below 10:00 as one new token (nano README \"Word order and time tokens\"); wte grows by 600 rows")
@@ -187,6 +189,7 @@ def main():
         grow_time_tokens(model, data, args.seed)
         data.spell_sub_agents = args.spell_sub_agent_times
 
+    data.letter_weight = args.letter_weight
     # Examples to draw: every example once, main-agent examples of --repeat templates N times.
     reps = dict((kv.split("=")[0], int(kv.split("=")[1])) for kv in args.repeat.split(",") if kv)
     pool = []

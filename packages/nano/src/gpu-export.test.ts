@@ -154,6 +154,10 @@ for x in np.nonzero(d.drill)[0]:  # a drill trains its answer turn (a letter dri
         assert not w[: answer_from - 1].any() and w[answer_from - 1 :].any(), "a drill trains its answer turn only"
         if kind == 3:  # its first trained target is the letter, which no permutation changes
             assert tgt[answer_from - 1] == d.ids[off + answer_from], "the letter is trained as written"
+            d.letter_weight = 5.0  # train_sft.py --letter-weight scales only a letter drill's weights
+            w5 = d.example(x, np.random.default_rng(x), p_palette, 0, p_shift=p_shift)[2]
+            d.letter_weight = 1.0
+            assert np.allclose(w5, 5 * w), "--letter-weight scales the letter drill's weights"
     key = "drill" if kind == 2 else "letter"
     out[key] = out.get(key, 0) + 1
 print(json.dumps(out))
