@@ -7,8 +7,8 @@
 import { LETTERS } from "@paravt/suite";
 
 const CONCLUSION: Readonly<Record<string, RegExp>> = {
-  scene_color: /so its color is (\w+)[.:][^]*<answer>\s*([A-D])\s*<\/answer>/,
-  order: /so the (\w+ \w+) came first[.:][^]*<answer>\s*([A-D])\s*<\/answer>/,
+  scene_color: /so its color is (\w+)[ .:][^]*<answer>\s*([A-D])\s*<\/answer>/,
+  order: /so the (\w+ \w+) came first[ .:][^]*<answer>\s*([A-D])\s*<\/answer>/,
 };
 
 export interface LetterTally {

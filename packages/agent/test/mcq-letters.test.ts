@@ -4,9 +4,14 @@ import { addLetters, mcqLetter, noLetters } from "../scripts/mcq-letters";
 
 // The oracle's answers conclude the right text and write its letter: every tally must agree.
 describe("mcqLetter", () => {
-  for (const mcqAnswer of ["letter", "scan"] as const) {
-    it(`finds the oracle's scene_color and order conclusions and their letters (mcqAnswer ${mcqAnswer})`, () => {
-      const plan = planSuite({ seed: 3, count: 20, config: { mcqAnswer } });
+  const configs = [
+    { mcqAnswer: "letter" },
+    { mcqAnswer: "scan" },
+    { mcqAnswer: "letter", optionStyle: "text-first" },
+  ] as const;
+  for (const config of configs) {
+    it(`finds the oracle's scene_color and order conclusions and their letters (${JSON.stringify(config)})`, () => {
+      const plan = planSuite({ seed: 3, count: 20, config });
       const questions = new Map(plan.questions.map((q) => [q.id, q]));
       const total = noLetters();
       for (const o of plan.oracle) {

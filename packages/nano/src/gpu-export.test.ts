@@ -12,10 +12,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { writeSuite } from "@paravt/suite";
+import { resolveConfig, writeSuite } from "@paravt/suite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCheckpoint } from "./checkpoint";
-import { exportGpuDataset, GPU_EXPORT_FORMAT, importGpuModel } from "./gpu-export";
+import { exportGpuDataset, GPU_EXPORT_FORMAT, importGpuModel, letterDrillExamples } from "./gpu-export";
 import { TIME_PIECE_COUNT, TIME_TOKENIZER_VERSION } from "./tokenizer";
 import { defaultTokenizer } from "./vocabulary";
 
@@ -106,6 +106,21 @@ describe("exportGpuDataset", () => {
     expect(slots.length).toBeGreaterThan(0);
     expect(slots.every((f) => f < exported.frames)).toBe(true);
     expect(drill.every((r) => ftarget.subarray(r[0]!, r[0]! + r[1]!).every((t) => t === -1))).toBe(true);
+  });
+
+  it("finds the letter of a text-first answer (' (C)') as of a letter-first one (': option C')", async () => {
+    const tokenizer = defaultTokenizer();
+    const { config: model } = await loadCheckpoint(INIT, { moments: false });
+    const config = resolveConfig({ minMinutes: 1, maxMinutes: 1, optionStyle: "text-first" });
+    const sft = { ks: [8], thinkPrefix: true, tokenizer, contextLength: model.contextLength };
+    const drilled = letterDrillExamples(config, { seed: 9, videos: 4 }, sft);
+    expect(drilled.length).toBeGreaterThan(0);
+    for (const d of drilled) {
+      if (d.kind !== 3) throw new Error("a letter drill example of another kind");
+      expect(tokenizer.decode([d.example.ids[d.from - 1]!])).toBe(" (");
+      const rest = tokenizer.decode(d.example.ids.subarray(d.from), { controls: "name" });
+      expect(rest).toMatch(/^([ABCD])\)\.\s*<\/think>\s*<answer>\1<\/answer>/);
+    }
   });
 
   it("the numpy mirror of the model reproduces the core trainer's loss on the parity batch", async () => {

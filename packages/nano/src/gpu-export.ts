@@ -30,7 +30,7 @@
 //
 // Letter drill (`letterDrill`): main-agent `scene_color` and `order` trajectories of unrendered
 // videos (planSuite of another seed, the suite's own config), stand-in frames as above, trained
-// only from the letter of their ": option C" lead on (the letter, the end of the thinking and the
+// only from the letter of their ": option C" (or text-first " (C)") lead on (the letter, the end of the thinking and the
 // answer tag). What comes before it (which colour or shape) rests on frames the stand-ins do not
 // show, so it is context only; what is trained is the lookup "the option whose text I just named
 // -> its letter", which the question's options alone settle. Measured need: `mix-b` named the right
@@ -249,7 +249,7 @@ function whenDrillExamples(
 type SftExample = ReturnType<typeof sftExamples>["examples"][number];
 
 /** A drill example: kind 2 (when) trains its answer turn, kind 3 (letter) from `from`, its letter, on. */
-type Drilled =
+export type Drilled =
   | { example: SftExample; template: "when"; kind: 2 }
   | { example: SftExample; template: TemplateName; kind: 3; from: number };
 
@@ -270,11 +270,16 @@ export function letterDrillExamples(
   );
   const rows = plan.oracle.filter((r) => templateOf.has(r.questionId));
   const templateOfRow = new Map(rows.map((r) => [r.id, templateOf.get(r.questionId)!]));
-  const option = singlePiece(sft.tokenizer ?? defaultTokenizer(), " option");
-  if (option === null) throw new Error('letterDrillExamples: " option" is not one piece of the tokenizer');
+  const tokenizer = sft.tokenizer ?? defaultTokenizer();
+  // ": option C" (letter-first options) or " (C)" (suite optionStyle "text-first").
+  const leads = [" option", " ("].map((text) => {
+    const id = singlePiece(tokenizer, text);
+    if (id === null) throw new Error(`letterDrillExamples: "${text}" is not one piece of the tokenizer`);
+    return id;
+  });
   const out: Drilled[] = [];
   for (const e of sftExamples({ oracle: rows }, { ...sft, subAgents: false }).examples) {
-    const lead = e.ids.lastIndexOf(option);
+    const lead = Math.max(...leads.map((id) => e.ids.lastIndexOf(id)));
     if (lead < lastTurnStart(e.lossMask) || lead + 1 >= e.ids.length) continue;
     out.push({
       example: { ...e, id: `letter/${e.id}` },

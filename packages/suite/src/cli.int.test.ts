@@ -52,7 +52,7 @@ describe("paravt suite generate", () => {
     expect(suite.videos.map((v) => v.annotation)).toEqual(plan.videos);
   });
 
-  it("passes --when-answer, --when-search, --shape-sentence, --describe-overview, --scene-answer and --mcq-answer to the oracle", async () => {
+  it("passes --when-answer, --when-search, --shape-sentence, --describe-overview, --scene-answer, --mcq-answer and --option-style to the oracle", async () => {
     const out = await mkdtemp(join(tmpdir(), "paravt-suite-cli-"));
     dirs.push(out);
     const args = ["--seed", "8", "--count", "1", "--out", out, "--min-minutes", "1", "--max-minutes", "1"];
@@ -68,6 +68,8 @@ describe("paravt suite generate", () => {
       "quote",
       "--mcq-answer",
       "scan",
+      "--option-style",
+      "text-first",
     ];
     const r = paravt(["suite", "generate", ...args, ...when]);
     expect(r.code).toBe(0);
@@ -81,8 +83,10 @@ describe("paravt suite generate", () => {
       describeOverview: true,
       sceneAnswer: "quote",
       mcqAnswer: "scan",
+      optionStyle: "text-first",
     } as const;
     expect(suite.oracle).toEqual(planSuite({ seed: 8, count: 1, config }).oracle);
+    expect(suite.questions.filter((q) => q.type === "mcq").every((q) => q.question.includes("\n- "))).toBe(true);
     expect(suite.oracle.some((o) => o.turns[1]!.content.startsWith("<think>\nTo find when the"))).toBe(true);
     expect(suite.oracle.some((o) => o.turns[1]!.content.startsWith("<think>\nMy frames: 0 s "))).toBe(true);
     const summaries = suite.oracle.flatMap((o) => o.subAgents.map((s) => s.summary));
@@ -128,6 +132,10 @@ describe("paravt suite generate", () => {
       [
         ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--mcq-answer", "text"],
         /--mcq-answer must be letter or scan \(got text\)/,
+      ],
+      [
+        ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--option-style", "after"],
+        /--option-style must be letter-first or text-first \(got after\)/,
       ],
       [
         ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--when-search", "frames"],

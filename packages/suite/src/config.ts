@@ -100,6 +100,16 @@ export const SuiteConfigSchema = z
      * order, and its letters already match.)
      */
     mcqAnswer: z.enum(["letter", "scan"]).default("letter"),
+    /**
+     * How an mcq question lists its options: "letter-first" ("C. white", the default) or
+     * "text-first" ("- white (C)"), and, with mcqAnswer "letter", how the oracle's conclusion names
+     * the letter: ": option C" or " (C)". Why: the letter-first lookup "text I named -> its
+     * letter" needs the token BEFORE a match, which ParaVT-nano did not learn even from a drill
+     * (nano README, Quality bar, "tenth session"); text-first makes the letter the token after a
+     * repeated bigram ("white (" -> "C"), the induction copy it does learn. SPEC §2/§4 read only
+     * the answer's letter, not the question's layout.
+     */
+    optionStyle: z.enum(["letter-first", "text-first"]).default("letter-first"),
     /** libx264 settings; see README "Encoding" for the measurement behind the defaults. */
     crf: z.number().int().min(0).max(51).default(23),
     preset: z.enum(["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow"]).default("veryfast"),

@@ -432,6 +432,42 @@ describe("mcq answers that scan the options (mcqAnswer: scan)", () => {
   });
 });
 
+describe("text-first options (optionStyle: text-first)", () => {
+  const textFirst = planSuite({ seed: 3, count: 40, config: { optionStyle: "text-first" } });
+
+  it("list each option as '- text (L)' and name the letter as ' (L)'; change nothing else", () => {
+    textFirst.questions.forEach((q, i) => {
+      const p = plan.questions[i]!;
+      if (q.type !== "mcq") return expect(q).toEqual(p);
+      const lines = (o: string[], f: (t: string, l: string) => string) => o.map((t, j) => f(t, "ABCD"[j]!)).join("\n");
+      const before = lines(p.options!, (t, l) => `${l}. ${t}`);
+      expect(q.question).toBe(
+        p.question.replace(
+          before,
+          lines(p.options!, (t, l) => `- ${t} (${l})`),
+        ),
+      );
+      expect({ ...q, question: p.question }).toEqual(p);
+    });
+    let leads = 0;
+    textFirst.oracle.forEach((o, i) => {
+      const p = plan.oracle[i]!;
+      const q = questions.get(o.questionId)!;
+      const t = textFirst.questions.find((x) => x.id === q.id)!;
+      expect(o.turns[0]!.content.replace(t.question, q.question)).toBe(p.turns[0]!.content);
+      expect(o.turns.slice(1, -1)).toEqual(p.turns.slice(1, -1));
+      const last = o.turns.at(-1)!.content;
+      if (q.type !== "mcq") return expect(last).toBe(p.turns.at(-1)!.content);
+      expect(last).toContain(` (${o.answer}).\n</think>\n<answer>${o.answer}</answer>`);
+      expect(last.replace(` (${o.answer}).\n</think>`, `: option ${o.answer}.\n</think>`)).toBe(
+        p.turns.at(-1)!.content,
+      );
+      leads++;
+    });
+    expect(leads).toBeGreaterThan(150);
+  });
+});
+
 describe("coverRuns", () => {
   const covered = (ws: { start: number; end: number }[]) =>
     ws.flatMap((w) => Array.from({ length: w.end - w.start }, (_, i) => w.start + i));

@@ -44,7 +44,10 @@ export const MAX_WINDOW_S = 16;
  */
 export type Priors = Pick<SuiteConfig, "minEventS" | "maxEventS" | "minGapS" | "minSceneS"> &
   Partial<
-    Pick<SuiteConfig, "whenAnswer" | "whenSearch" | "shapeSentence" | "describeOverview" | "sceneAnswer" | "mcqAnswer">
+    Pick<
+      SuiteConfig,
+      "whenAnswer" | "whenSearch" | "shapeSentence" | "describeOverview" | "sceneAnswer" | "mcqAnswer" | "optionStyle"
+    >
   >;
 
 type Decision =
@@ -104,10 +107,17 @@ function letterOf(options: readonly string[], text: string): string | null {
  * default.
  */
 function optionLead(options: readonly string[], text: string, letter: string, p: Priors): string {
-  if (p.mcqAnswer !== "scan") return `: option ${letter}`;
+  if (p.mcqAnswer !== "scan") return letterLead(letter, p);
   const upTo = options.slice(0, options.indexOf(text) + 1);
-  const scan = upTo.map((o, i) => `${LETTERS[i]}. ${o} ${o === text ? "yes" : "no"}`).join("; ");
+  const item = (o: string, i: number) =>
+    p.optionStyle === "text-first" ? `${o} (${LETTERS[i]})` : `${LETTERS[i]}. ${o}`;
+  const scan = upTo.map((o, i) => `${item(o, i)} ${o === text ? "yes" : "no"}`).join("; ");
   return `. ${scan}: option ${letter}`;
+}
+
+/** How a conclusion names its option's letter: ": option C", or " (C)" as the question's text-first options do. */
+function letterLead(letter: string, p: Priors): string {
+  return p.optionStyle === "text-first" ? ` (${letter})` : `: option ${letter}`;
 }
 
 const UNSETTLED: Decision = { kind: "scan", runs: [], reason: "" };
@@ -227,7 +237,7 @@ export function decide(q: SuiteQuestion, k: Knowledge, p: Priors, summaries: rea
       return {
         kind: "answer",
         answer: letter,
-        reason: `I have now seen the whole video closely enough that no appearance can hide between my frames. The ${name} appears ${n === 1 ? "once" : `${n} times`} (${spans}), so the answer is ${n}: option ${letter}.`,
+        reason: `I have now seen the whole video closely enough that no appearance can hide between my frames. The ${name} appears ${n === 1 ? "once" : `${n} times`} (${spans}), so the answer is ${n}${letterLead(letter, p)}.`,
       };
     }
     case "order": {

@@ -49,7 +49,7 @@ export function checkSuiteOptions(seed: number, count: number): void {
   }
 }
 
-function finalize(d: QuestionDraft, j: number, a: VideoAnnotation): SuiteQuestion {
+function finalize(d: QuestionDraft, j: number, a: VideoAnnotation, config: SuiteConfig): SuiteQuestion {
   const gt = groundTruth(d.q, a);
   if (!gt) throw new Error(`internal: question ${j} of ${a.id} lost its ground truth`);
   const type = TEMPLATE_TYPE[d.q.template];
@@ -61,7 +61,7 @@ function finalize(d: QuestionDraft, j: number, a: VideoAnnotation): SuiteQuestio
     template: d.q.template,
     type,
     params: d.q.params,
-    question: questionText(d.q, d.options),
+    question: questionText(d.q, d.options, config.optionStyle),
     options: d.options,
     answer,
     answerText: gt.answerText,
@@ -92,7 +92,7 @@ export function planSuite(opts: SuiteOptions): SuitePlan {
     const plan = planVideo(opts.seed, i, config);
     videos.push(plan.annotation);
     dropped += plan.dropped.length;
-    plan.questions.forEach((d, j) => questions.push(finalize(d, j, plan.annotation)));
+    plan.questions.forEach((d, j) => questions.push(finalize(d, j, plan.annotation, config)));
   }
   const byId = new Map(videos.map((v) => [v.id, v]));
   const oracle: OracleRow[] = [];

@@ -126,15 +126,22 @@ export function questionStem(q: TemplateParams): string {
 }
 
 /**
- * The full question text: the stem, then for mcq one "A. text" line per option (the layout the
+ * The full question text: the stem, then for mcq one "A. text" line per option ("- text (A)" with
+ * the suite option optionStyle "text-first") (the layout the
  * protocol's option match and letter extraction read, SPEC §2 / §4, letters A-D only because
  * the training reward accepts no other), then how to answer.
  */
-export function questionText(q: TemplateParams, options: readonly string[] | null): string {
+export function questionText(
+  q: TemplateParams,
+  options: readonly string[] | null,
+  style: "letter-first" | "text-first" = "letter-first",
+): string {
   const stem = questionStem(q);
   switch (TEMPLATE_TYPE[q.template]) {
     case "mcq": {
-      const lines = (options ?? []).map((o, i) => `${LETTERS[i]}. ${o}`);
+      const lines = (options ?? []).map((o, i) =>
+        style === "text-first" ? `- ${o} (${LETTERS[i]})` : `${LETTERS[i]}. ${o}`,
+      );
       return `${stem}\n${lines.join("\n")}\nAnswer with the option's letter from the given choices.`;
     }
     case "tvg":

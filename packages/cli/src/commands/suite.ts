@@ -5,6 +5,7 @@ const HELP = `Usage: paravt suite generate --seed S --count N --out DIR [--min-m
                            [--when-answer seconds|mmss] [--when-search overview|crops]
                            [--shape-sentence position-first|time-first] [--describe-overview]
                            [--scene-answer frame|quote] [--mcq-answer letter|scan]
+                           [--option-style letter-first|text-first]
 
 Generates the long-video needle suite (@paravt/suite): N synthetic videos rendered and encoded
 to H.264 MP4, their exact annotations, questions (mcq / tvg / oe), oracle trajectories for
@@ -36,6 +37,9 @@ Options:
   --mcq-answer M     how the oracle turns a scene_color or order conclusion into a letter: letter
                      (default; "so its color is white: option C.") or scan (first repeats the
                      options up to that one: "A. red no; B. green no; C. white yes: option C.")
+  --option-style O   how an mcq question lists its options and the oracle names the letter:
+                     letter-first (default; "C. white", "…is white: option C.") or text-first
+                     ("- white (C)", "…is white (C).": the letter follows its text)
 
 Writes DIR/videos/<id>.mp4, DIR/annotations/<id>.json, DIR/questions.jsonl, DIR/oracle.jsonl,
 DIR/rl.jsonl and DIR/manifest.json (written last). Progress goes to stderr, one line per
@@ -77,6 +81,7 @@ interface GenerateArgs {
   describeOverview?: boolean;
   sceneAnswer?: "frame" | "quote";
   mcqAnswer?: "letter" | "scan";
+  optionStyle?: "letter-first" | "text-first";
 }
 
 /** An option that takes one of a few words: the word, or undefined when it is not given. */
@@ -106,6 +111,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
         "describe-overview": { type: "boolean" },
         "scene-answer": { type: "string" },
         "mcq-answer": { type: "string" },
+        "option-style": { type: "string" },
       },
     });
   } catch (e) {
@@ -120,6 +126,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
   const order = choice("shape-sentence", v["shape-sentence"], ["position-first", "time-first"] as const);
   const scene = choice("scene-answer", v["scene-answer"], ["frame", "quote"] as const);
   const mcq = choice("mcq-answer", v["mcq-answer"], ["letter", "scan"] as const);
+  const style = choice("option-style", v["option-style"], ["letter-first", "text-first"] as const);
   return {
     seed: integer("seed", v.seed, 0, 0xffffffff),
     count: integer("count", v.count, 1, 10_000),
@@ -132,6 +139,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
     ...(v["describe-overview"] ? { describeOverview: true } : {}),
     ...(scene === undefined ? {} : { sceneAnswer: scene }),
     ...(mcq === undefined ? {} : { mcqAnswer: mcq }),
+    ...(style === undefined ? {} : { optionStyle: style }),
   };
 }
 
@@ -158,6 +166,7 @@ async function generate(args: readonly string[], io: CliIo): Promise<number> {
       ...(opts.describeOverview ? { describeOverview: true } : {}),
       ...(opts.sceneAnswer === undefined ? {} : { sceneAnswer: opts.sceneAnswer }),
       ...(opts.mcqAnswer === undefined ? {} : { mcqAnswer: opts.mcqAnswer }),
+      ...(opts.optionStyle === undefined ? {} : { optionStyle: opts.optionStyle }),
       ...(opts.minMinutes === undefined ? {} : { minMinutes: opts.minMinutes }),
       // A lone --min-minutes above the default maximum raises the maximum with it.
       ...(opts.maxMinutes !== undefined
