@@ -30,8 +30,8 @@
 //
 // Letter drill (`letterDrill`): main-agent `scene_color` and `order` trajectories of unrendered
 // videos (planSuite of another seed, the suite's own config), stand-in frames as above, trained
-// only from the letter of their ": option C" (or text-first " (C)") lead on (the letter, the end of the thinking and the
-// answer tag). What comes before it (which colour or shape) rests on frames the stand-ins do not
+// only from the letter of their ": option C" (text-first options: " (C)") lead on (the letter,
+// the end of the thinking and the answer tag). What comes before it (which colour or shape) rests on frames the stand-ins do not
 // show, so it is context only; what is trained is the lookup "the option whose text I just named
 // -> its letter", which the question's options alone settle. Measured need: `mix-b` named the right
 // colour 66/165 but wrote that colour's letter 32/165 (nano README, Quality bar, "ninth session").
@@ -256,8 +256,8 @@ export type Drilled =
 /**
  * The main-agent `scene_color` and `order` examples of `d.videos` planned, unrendered videos (the
  * suite's own `config`; see the top), each with the position of the letter its last turn's
- * ": option X" writes. Ids start with "letter/". An answer turn without that lead (a suite whose
- * answers do not name the option so) is left out.
+ * ": option X" (or, with text-first options, " (X)") writes. Ids start with "letter/". An answer
+ * turn without either lead (e.g. a scan that ends otherwise) is left out.
  */
 export function letterDrillExamples(
   config: SuiteConfig,
