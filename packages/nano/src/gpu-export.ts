@@ -257,7 +257,7 @@ export type Drilled =
  * The main-agent `scene_color` and `order` examples of `d.videos` planned, unrendered videos (the
  * suite's own `config`; see the top), each with the position of the letter its last turn's
  * ": option X" (or, with text-first options, " (X)") writes. Ids start with "letter/". An answer
- * turn without either lead (e.g. a scan that ends otherwise) is left out.
+ * turn without either lead is left out.
  */
 export function letterDrillExamples(
   config: SuiteConfig,
