@@ -4,7 +4,7 @@ first:"), is the next letter that text's letter in the question? It measures the
 drill (gpu-export.ts, kind 3) trains, without the noise of free-running episodes; run it on the
 letter drill of an export the model did not train on (another --letter-drill-seed).
 
-    python3 letter_probe.py --data DIR --init MODEL.safetensors [--limit 600] [--palette 0] --time-tokens
+    python3 letter_probe.py --data DIR --init MODEL.safetensors [--limit 600] [--palette 0] [--short] --time-tokens
 
 --palette 1 permutes the palette words of every example first (the options and the named text
 together, so the right letter stays). Prints the accuracy per template, and the share of the
@@ -26,8 +26,10 @@ def main():
     probe_arguments(ap)
     ap.add_argument("--limit", type=int, default=600)
     ap.add_argument("--palette", type=float, default=0.0)
+    ap.add_argument("--short", action="store_true", help="cut each example to its prompt and answer turn (train_sft.py --letter-short)")
     args = ap.parse_args()
     data, model, feats = load_probe(args)
+    data.letter_short = 1.0 if args.short else 0.0
     drill = [x for x, r in enumerate(data.table) if r[2] == LETTER_KIND]
     if not drill:
         raise SystemExit(f"{args.data} has no letter drill (gpu-sft.ts export --letter-drill-videos N)")

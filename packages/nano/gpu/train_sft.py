@@ -126,6 +126,10 @@ def main():
                     help="draws of each letter-drill example (kind 3) per epoch; 0: none")
     ap.add_argument("--letter-weight", type=float, default=1.0,
                     help="loss weight of a letter drill's trained tokens (the letter, the end of the thinking, the answer tag)")
+    ap.add_argument("--letter-short", type=float, default=0.0,
+                    help="share of letter-drill examples cut to their prompt and answer turn (nano_data cut_middle)")
+    ap.add_argument("--kinds", default="0,1,2,3",
+                    help="example kinds drawn (0 main agent, 1 sub-agent, 2 when drill, 3 letter drill), e.g. 3 for a letter-only run")
     ap.add_argument("--repeat", default="", help="template=N,… (e.g. when=4): main-agent examples drawn N times")
     ap.add_argument("--time-tokens", action="store_true",
                     help="experiment: each MM:SS below 10:00 as one new token (nano README \"Word order and time tokens\"); wte grows by 600 rows")
@@ -190,11 +194,15 @@ def main():
         data.spell_sub_agents = args.spell_sub_agent_times
 
     data.letter_weight = args.letter_weight
+    data.letter_short = args.letter_short
     # Examples to draw: every example once, main-agent examples of --repeat templates N times.
     reps = dict((kv.split("=")[0], int(kv.split("=")[1])) for kv in args.repeat.split(",") if kv)
     pool = []
+    kinds = {int(k) for k in args.kinds.split(",")}
     for x, row in enumerate(data.table):
         kind = row[2]
+        if kind not in kinds:
+            continue
         n = reps.get(data.meta["templates"][row[6]], 1) if kind == 0 else {2: args.drill, 3: args.letter_drill}.get(kind, 1)
         pool += [x] * n
     pool = np.asarray(pool)

@@ -173,6 +173,17 @@ for x in np.nonzero(d.drill)[0]:  # a drill trains its answer turn (a letter dri
             w5 = d.example(x, np.random.default_rng(x), p_palette, 0, p_shift=p_shift)[2]
             d.letter_weight = 1.0
             assert np.allclose(w5, 5 * w), "--letter-weight scales the letter drill's weights"
+            d.letter_short = 1.0  # train_sft.py --letter-short: the prompt, then the answer turn
+            ct, cg, cw = d.example(x, np.random.default_rng(x), p_palette, 0, p_shift=p_shift)[:3]
+            d.letter_short = 0.0
+            on = d.loss[off : off + n] > 0
+            first, turns = int(np.argmax(on)), int((on[1:] & ~on[:-1]).sum()) + int(on[0])
+            tail = len(ct) - first
+            assert (0 < tail < len(tok) - first) if turns > 1 else len(ct) == len(tok), "the earlier turns are cut"
+            assert np.array_equal(ct[:first], tok[:first]), "the prompt is kept"
+            assert np.array_equal(ct[first:], tok[-tail:]), "the answer turn follows it"
+            assert np.array_equal(cg[cw > 0], tgt[w > 0]) and np.allclose(cw[cw > 0], w[w > 0]), "the same targets train"
+            out["cut"] = out.get("cut", 0) + int(turns > 1)
     key = "drill" if kind == 2 else "letter"
     out[key] = out.get(key, 0) + 1
 print(json.dumps(out))
@@ -181,9 +192,17 @@ print(json.dumps(out))
 describe("time shift and the drills (gpu/nano_data.py)", () => {
   it("moves a `when` answer's times with the tool responses' by one offset and trains only its answer turn", async () => {
     const { stdout } = await python("-c", SHIFT_CHECK, data);
-    const r = JSON.parse(stdout) as { when: number; shifted: number; moved: number; drill: number; letter: number };
+    const r = JSON.parse(stdout) as {
+      when: number;
+      shifted: number;
+      moved: number;
+      drill: number;
+      letter: number;
+      cut: number;
+    };
     expect(r.drill).toBe(exported.drillExamples);
     expect(r.letter).toBe(exported.letterDrillExamples);
+    expect(r.cut).toBeGreaterThan(0); // drills with earlier turns, each under three augmentations
     expect(r.when).toBeGreaterThan(0);
     expect(r.shifted).toBeGreaterThan(0);
     expect(r.moved).toBeGreaterThan(0);
