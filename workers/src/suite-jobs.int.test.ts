@@ -66,6 +66,7 @@ describe("needle suite jobs", () => {
         count: 1,
         minMinutes: 1,
         maxMinutes: 1,
+        optionStyle: "text-first",
       });
       const run = await waitForRun(runId);
       expect(run.status).toBe("SUCCEEDED");
@@ -73,6 +74,7 @@ describe("needle suite jobs", () => {
 
       const samples = await db().sample.findMany({ where: { datasetId: dataset.id }, include: { video: true } });
       expect(samples).toHaveLength(3);
+      expect(samples.filter((s) => s.questionType === "mcq").length).toBeGreaterThan(0);
       for (const s of samples) {
         expect(s.video).not.toBeNull();
         expect(Object.keys((s.metadata as { visibleAtK: object }).visibleAtK).sort()).toEqual([
@@ -82,7 +84,12 @@ describe("needle suite jobs", () => {
           "64",
           "8",
         ]);
-        if (s.questionType === "mcq") expect(s.answer).toMatch(/^[A-D]$/);
+        if (s.questionType === "mcq") {
+          expect(s.answer).toMatch(/^[A-D]$/);
+          // optionStyle "text-first" reached the renderer: options read "- white (C)", not "C. white".
+          expect(s.question).toMatch(/\n- [^\n]+ \(A\)\n- [^\n]+ \(B\)\n/);
+          expect(s.question).not.toMatch(/\nA\. /);
+        }
       }
       const video = samples[0]!.video!;
       expect(video.source).toBe("GENERATED");

@@ -174,6 +174,9 @@ describe("datasets", () => {
     expect(await codeOf(fx.asViewer.datasets.generateSuite(input))).toBe("FORBIDDEN");
     const { dataset, runId } = await fx.asEditor.datasets.generateSuite(input);
     expect(dataset).toMatchObject({ name: "suite A", sampleCount: 0 });
+    // The suite's default option layout when none is asked; the worker renders with source.config.
+    expect(dataset.source).toMatchObject({ config: { optionStyle: "letter-first" } });
+    expect(dataset.description).toMatch(/letter-first options$/);
     expect(await fx.asViewer.runs.byId({ projectId: fx.project.id, runId })).toMatchObject({
       jobName: "suite.generate",
     });
@@ -186,6 +189,11 @@ describe("datasets", () => {
     expect(await codeOf(fx.asEditor.datasets.generateSuite({ ...input, name: "b", count: 0 }))).toBe("BAD_REQUEST");
     expect(
       await codeOf(fx.asEditor.datasets.generateSuite({ ...input, name: "c", minMinutes: 5, maxMinutes: 2 })),
+    ).toBe("BAD_REQUEST");
+    expect(
+      await codeOf(
+        fx.asEditor.datasets.generateSuite({ ...input, name: "d", optionStyle: "sideways" as "text-first" }),
+      ),
     ).toBe("BAD_REQUEST");
     await fx.asEditor.runs.cancel({ projectId: fx.project.id, runId });
   });

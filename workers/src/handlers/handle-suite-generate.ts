@@ -8,7 +8,12 @@ import { importSuiteInto } from "../suite-import";
 const runConfig = z.object({
   seed: z.number().int(),
   count: z.number().int().min(1),
-  config: z.object({ minMinutes: z.number(), maxMinutes: z.number() }),
+  // optionStyle is absent on runs queued before it existed: the suite default (letter-first).
+  config: z.object({
+    minMinutes: z.number(),
+    maxMinutes: z.number(),
+    optionStyle: z.enum(["letter-first", "text-first"]).optional(),
+  }),
 });
 
 /** Renders a needle suite into DATA_DIR/suites/<dataset> (80 % of the progress), then imports it. */

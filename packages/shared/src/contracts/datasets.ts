@@ -6,6 +6,13 @@ export const questionTypeSchema = z.enum(QUESTION_TYPES);
 
 const datasetName = z.string().trim().min(1, "Give the dataset a name").max(120);
 
+/**
+ * How a generated suite lists mcq options (packages/suite config `optionStyle`): "letter-first"
+ * ("C. white") or "text-first" ("- white (C)", what ParaVT-nano's default checkpoint reads best).
+ */
+export const OPTION_STYLES = ["letter-first", "text-first"] as const;
+export const optionStyleSchema = z.enum(OPTION_STYLES);
+
 /** A needle suite rendered by a worker (packages/suite); limits keep one job within hours. */
 export const generateSuiteInput = projectRef
   .extend({
@@ -19,6 +26,7 @@ export const generateSuiteInput = projectRef
     count: z.number().int().min(1, "At least one video").max(200, "At most 200 videos per suite").default(5),
     minMinutes: z.number().min(1).max(30).default(1),
     maxMinutes: z.number().min(1).max(30).default(3),
+    optionStyle: optionStyleSchema.default("letter-first"),
   })
   .refine((v) => v.maxMinutes >= v.minMinutes, { message: "maxMinutes must be >= minMinutes", path: ["maxMinutes"] });
 

@@ -106,13 +106,22 @@ export async function listSamples(
 /** Creates the dataset and launches the job that renders the suite and imports it. */
 export async function generateSuite(
   access: ProjectAccess,
-  input: { name: string; seed: number; count: number; minMinutes: number; maxMinutes: number },
+  input: {
+    name: string;
+    seed: number;
+    count: number;
+    minMinutes: number;
+    maxMinutes: number;
+    /** The suite's default when absent: letter-first. */
+    optionStyle?: "letter-first" | "text-first";
+  },
 ): Promise<{ dataset: DatasetOutput; runId: string }> {
-  const config = { minMinutes: input.minMinutes, maxMinutes: input.maxMinutes };
+  const optionStyle = input.optionStyle ?? "letter-first";
+  const config = { minMinutes: input.minMinutes, maxMinutes: input.maxMinutes, optionStyle };
   const dataset = await createDataset(
     access,
     input.name,
-    `Needle suite: seed ${input.seed}, ${input.count} videos of ${input.minMinutes}-${input.maxMinutes} min`,
+    `Needle suite: seed ${input.seed}, ${input.count} videos of ${input.minMinutes}-${input.maxMinutes} min, ${optionStyle} options`,
     { kind: "needle-suite", seed: input.seed, count: input.count, config },
   );
   const run = await launchRun(access, {

@@ -10,7 +10,7 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
-import { Field, Input } from "@/components/ui/input";
+import { Field, Input, Select } from "@/components/ui/input";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { useProject } from "@/lib/use-project";
 import { errorMessage, useTRPC } from "@/trpc/client";
@@ -35,6 +35,7 @@ export default function DatasetsPage() {
       count: Number(f.get("count")),
       minMinutes: Number(f.get("minMinutes")),
       maxMinutes: Number(f.get("maxMinutes")),
+      optionStyle: f.get("optionStyle") === "text-first" ? "text-first" : "letter-first",
     });
   }
 
@@ -53,7 +54,7 @@ export default function DatasetsPage() {
             title="Generate a needle suite"
             description="Long synthetic videos with scenes and short events, questions of the three protocol types, and oracle trajectories — rendered on a worker, then imported."
           />
-          <form onSubmit={onGenerate} className="grid gap-3 md:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] md:items-end">
+          <form onSubmit={onGenerate} className="grid gap-3 md:grid-cols-[2fr_1fr_1fr_1fr_1fr_1.3fr_auto] md:items-end">
             <Field label="Dataset name">
               <Input name="name" required maxLength={120} defaultValue={`needle-suite-seed-${seed}`} key={seed} />
             </Field>
@@ -68,6 +69,12 @@ export default function DatasetsPage() {
             </Field>
             <Field label="Max minutes">
               <Input name="maxMinutes" type="number" min={1} max={30} defaultValue={2} />
+            </Field>
+            <Field label="Options" hint="How multiple-choice questions list their options">
+              <Select name="optionStyle" defaultValue="letter-first">
+                <option value="letter-first">C. white</option>
+                <option value="text-first">- white (C)</option>
+              </Select>
             </Field>
             <Button type="submit" disabled={generate.isPending}>
               Generate suite
