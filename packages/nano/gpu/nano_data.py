@@ -60,6 +60,13 @@ def _array(d, name, dtype):
     raise FileNotFoundError(f"{path} (nor .xz, .gz)")
 
 
+def last_run_start(loss):
+    """Where the last run of loss positions starts: a main-agent example's last (answer) turn."""
+    on = loss > 0
+    starts = np.nonzero(on[1:] & ~on[:-1])[0] + 1
+    return int(starts[-1]) if len(starts) else int(np.argmax(on))
+
+
 TIME_TOKENS = 600  # 00:00-09:59 (Data time_tokens)
 
 
@@ -81,6 +88,9 @@ class Data:
         # train_sft.py --letter-short P: the share of letter drills (kind 3) cut to their prompt and
         # answer turn (`cut_middle`), ~3x fewer tokens for the same trained letter.
         self.letter_short = 0.0
+        # train_sft.py --letter-turn P: the share of letter drills trained on their whole answer turn
+        # (which option text, then its letter) instead of from the letter on.
+        self.letter_turn = 0.0
         self.meta = json.load(open(os.path.join(d, "meta.json")))
         m = self.meta
         self.table = _array(d, "examples.i32", "<i4").reshape(-1, 8)
@@ -225,6 +235,10 @@ class Data:
         # A drill trains its answer turn only: its frames are stand-ins, its earlier turns the crops
         # search that the rendered `when` examples already teach. A letter drill's answer_from (and
         # its other froms) is its letter: the rest of its answer turn rests on frames it lacks.
+        if kind == 3 and self.letter_turn > 0 and rng.random() < self.letter_turn:
+            # The conclusion too: its text is read from the tool responses (the stand-in frames show
+            # none of it, so a turn that cites an overview frame teaches a guess; see train_sft.py).
+            answer_from = pal_from = last_run_start(self.loss[off : off + n])
         froms = [f for f, on in ((pal_from, pal), (dig_from, dig), (answer_from, shift is not None or kind >= 2)) if on]
         train_from = notes[0] if notes is not None else min(froms) if froms else 0
         targets = ids2[1:].copy()
@@ -257,10 +271,7 @@ class Data:
         Like collapse_times, kept position j predicts the next kept token, so its weight and masks
         are those of the original position just before that token.
         """
-        on = loss > 0
-        first = int(np.argmax(on))
-        starts = np.nonzero(on[1:] & ~on[:-1])[0] + 1
-        last = int(starts[-1]) if len(starts) else first
+        first, last = int(np.argmax(loss > 0)), last_run_start(loss)
         if last <= first:
             return ids, out
         kept = np.concatenate([np.arange(first), np.arange(last, len(ids))])

@@ -184,6 +184,12 @@ for x in np.nonzero(d.drill)[0]:  # a drill trains its answer turn (a letter dri
             assert np.array_equal(ct[first:], tok[-tail:]), "the answer turn follows it"
             assert np.array_equal(cg[cw > 0], tgt[w > 0]) and np.allclose(cw[cw > 0], w[w > 0]), "the same targets train"
             out["cut"] = out.get("cut", 0) + int(turns > 1)
+            d.letter_turn = 1.0  # train_sft.py --letter-turn: the whole answer turn trains, from its start
+            tw = d.example(x, np.random.default_rng(x), p_palette, 0, p_shift=p_shift)[2]
+            d.letter_turn = 0.0
+            turn = int(np.nonzero(on[1:] & ~on[:-1])[0][-1]) + 1 if turns > 1 else first
+            assert not tw[: turn - 1].any() and tw[turn - 1] > 0, "it trains from the answer turn's first token"
+            assert np.allclose(tw[answer_from - 1 :], w[answer_from - 1 :]), "and the letter on as before"
     key = "drill" if kind == 2 else "letter"
     out[key] = out.get(key, 0) + 1
 print(json.dumps(out))
