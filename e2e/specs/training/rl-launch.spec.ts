@@ -83,8 +83,11 @@ test("RL launch form: PARA-GRPO and vanilla GRPO runs from the default checkpoin
   await expect(rows.nth(1).getByTestId("reward-term-reward")).toContainText("total");
   // [ goes to the previous step with rollouts, ] back.
   await page.locator("body").press("[");
-  await expect(page.getByRole("region", { name: "Rollouts of step 1" })).toBeVisible();
+  const step1 = page.getByRole("region", { name: "Rollouts of step 1" });
+  await expect(step1).toBeVisible();
   await expect(page).toHaveURL(/[?&]step=1(&|$)/);
+  // ] acts once step 1's rollouts (and so its next step) have loaded; the title shows before them.
+  await expect(step1.getByRole("button", { name: "Next step (2)" })).toBeEnabled();
   await page.locator("body").press("]");
   await expect(panel).toBeVisible();
   const k = Number(await rows.nth(1).getByRole("cell").nth(2).textContent());

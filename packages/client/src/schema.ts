@@ -2723,6 +2723,11 @@ export interface operations {
                     minMinutes?: number;
                     /** @default 3 */
                     maxMinutes?: number;
+                    /**
+                     * @default letter-first
+                     * @enum {string}
+                     */
+                    optionStyle?: "letter-first" | "text-first";
                 };
             };
         };
