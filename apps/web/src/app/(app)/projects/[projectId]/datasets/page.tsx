@@ -70,8 +70,12 @@ export default function DatasetsPage() {
             <Field label="Max minutes">
               <Input name="maxMinutes" type="number" min={1} max={30} defaultValue={2} />
             </Field>
-            <Field label="Options" hint="How multiple-choice questions list their options">
-              <Select name="optionStyle" defaultValue="letter-first">
+            <Field label="MCQ options">
+              <Select
+                name="optionStyle"
+                defaultValue="letter-first"
+                title="How multiple-choice questions list their options"
+              >
                 <option value="letter-first">C. white</option>
                 <option value="text-first">- white (C)</option>
               </Select>
