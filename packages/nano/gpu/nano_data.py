@@ -236,9 +236,12 @@ class Data:
         # search that the rendered `when` examples already teach. A letter drill's answer_from (and
         # its other froms) is its letter: the rest of its answer turn rests on frames it lacks.
         if kind == 3 and self.letter_turn > 0 and rng.random() < self.letter_turn:
-            # The conclusion too: its text is read from the tool responses (the stand-in frames show
-            # none of it, so a turn that cites an overview frame teaches a guess; see train_sft.py).
-            answer_from = pal_from = last_run_start(self.loss[off : off + n])
+            # The conclusion too, when it follows tool responses: an answer in the first turn reads
+            # the overview frames, which a drill's stand-ins do not show (training it taught `m2` to
+            # answer scene_color without cropping; nano README, Quality bar, "eleventh session").
+            turn = last_run_start(self.loss[off : off + n])
+            if turn > int(np.argmax(self.loss[off : off + n] > 0)):
+                answer_from = pal_from = turn
         froms = [f for f, on in ((pal_from, pal), (dig_from, dig), (answer_from, shift is not None or kind >= 2)) if on]
         train_from = notes[0] if notes is not None else min(froms) if froms else 0
         targets = ids2[1:].copy()

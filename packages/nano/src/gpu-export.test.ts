@@ -187,7 +187,9 @@ for x in np.nonzero(d.drill)[0]:  # a drill trains its answer turn (a letter dri
             d.letter_turn = 1.0  # train_sft.py --letter-turn: the whole answer turn trains, from its start
             tw = d.example(x, np.random.default_rng(x), p_palette, 0, p_shift=p_shift)[2]
             d.letter_turn = 0.0
-            turn = int(np.nonzero(on[1:] & ~on[:-1])[0][-1]) + 1 if turns > 1 else first
+            # A multi-turn drill trains from its answer turn's first token; a one-turn one (an answer
+            # from the stand-in overview frames) from its letter, as without the flag.
+            turn = int(np.nonzero(on[1:] & ~on[:-1])[0][-1]) + 1 if turns > 1 else answer_from
             assert not tw[: turn - 1].any() and tw[turn - 1] > 0, "it trains from the answer turn's first token"
             assert np.allclose(tw[answer_from - 1 :], w[answer_from - 1 :]), "and the letter on as before"
     key = "drill" if kind == 2 else "letter"
