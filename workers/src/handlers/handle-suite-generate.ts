@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { optionStyleSchema } from "@paravt/shared";
 import { datasets, db } from "@paravt/shared/server";
 import { writeSuite } from "@paravt/suite";
 import { PermanentJobError, SkipJobError, type JobHandler } from "../job-context";
@@ -12,7 +13,7 @@ const runConfig = z.object({
   config: z.object({
     minMinutes: z.number(),
     maxMinutes: z.number(),
-    optionStyle: z.enum(["letter-first", "text-first"]).optional(),
+    optionStyle: optionStyleSchema.optional(),
   }),
 });
 

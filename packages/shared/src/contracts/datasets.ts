@@ -8,10 +8,12 @@ const datasetName = z.string().trim().min(1, "Give the dataset a name").max(120)
 
 /**
  * How a generated suite lists mcq options (packages/suite config `optionStyle`): "letter-first"
- * ("C. white") or "text-first" ("- white (C)", what ParaVT-nano's default checkpoint reads best).
+ * ("C. white", what the default nano checkpoint was trained on) or "text-first" ("- white (C)",
+ * the layout whose letter lookup nano learns; nano README, Quality bar, "eleventh session").
  */
 export const OPTION_STYLES = ["letter-first", "text-first"] as const;
 export const optionStyleSchema = z.enum(OPTION_STYLES);
+export type OptionStyle = z.infer<typeof optionStyleSchema>;
 
 /** A needle suite rendered by a worker (packages/suite); limits keep one job within hours. */
 export const generateSuiteInput = projectRef

@@ -7,6 +7,7 @@ import {
   type BenchmarkInfoOutput,
   type DatasetOutput,
   type ImportBenchmarkInput,
+  type OptionStyle,
   type SampleOutput,
 } from "../../contracts/datasets";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors";
@@ -113,7 +114,7 @@ export async function generateSuite(
     minMinutes: number;
     maxMinutes: number;
     /** The suite's default when absent: letter-first. */
-    optionStyle?: "letter-first" | "text-first";
+    optionStyle?: OptionStyle;
   },
 ): Promise<{ dataset: DatasetOutput; runId: string }> {
   const optionStyle = input.optionStyle ?? "letter-first";
