@@ -15,7 +15,13 @@ import { promisify } from "node:util";
 import { resolveConfig, writeSuite } from "@paravt/suite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCheckpoint } from "./checkpoint";
-import { exportGpuDataset, GPU_EXPORT_FORMAT, importGpuModel, letterDrillExamples } from "./gpu-export";
+import {
+  exportGpuDataset,
+  GPU_EXPORT_FORMAT,
+  importGpuModel,
+  letterDrillExamples,
+  whenDrillExamples,
+} from "./gpu-export";
 import { TIME_PIECE_COUNT, TIME_TOKENIZER_VERSION } from "./tokenizer";
 import { defaultTokenizer } from "./vocabulary";
 
@@ -120,6 +126,26 @@ describe("exportGpuDataset", () => {
       expect(tokenizer.decode([d.example.ids[d.from - 1]!])).toBe(" (");
       const rest = tokenizer.decode(d.example.ids.subarray(d.from), { controls: "name" });
       expect(rest).toMatch(/^([ABCD])\)\.\s*<\/think>\s*<answer>\1<\/answer>/);
+    }
+  });
+
+  it("adds crops-searched scene answers to the when drill only for a suite with sceneSearch crops", async () => {
+    const tokenizer = defaultTokenizer();
+    const { config: model } = await loadCheckpoint(INIT, { moments: false });
+    const sft = { ks: [8], thinkPrefix: true, tokenizer, contextLength: model.contextLength };
+    const base = { minMinutes: 1, maxMinutes: 1, sceneAnswer: "quote", shapeSentence: "time-first" } as const;
+    const whenOnly = whenDrillExamples(resolveConfig(base), { seed: 9, videos: 6 }, sft);
+    const withScenes = whenDrillExamples(resolveConfig({ ...base, sceneSearch: "crops" }), { seed: 9, videos: 6 }, sft);
+    expect(whenOnly.length).toBeGreaterThan(0);
+    expect(whenOnly.every((d) => d.template === "when" && d.kind === 2)).toBe(true);
+    expect(withScenes.filter((d) => d.template === "when")).toEqual(whenOnly);
+    const scenes = withScenes.filter((d) => d.template !== "when");
+    expect(scenes.length).toBeGreaterThan(0);
+    for (const d of scenes) {
+      const text = tokenizer.decode(d.example.ids, { controls: "name" });
+      // Read through crops from 0 s (never from the stand-in overview), answered by a quote.
+      expect(text).toMatch(/To find the \w+ scene I will look through the video at one frame per second: 0-/);
+      expect(text).toMatch(/<think>\s*The background is (\w+) throughout\. An? [^]*That is the shape/);
     }
   });
 

@@ -27,6 +27,9 @@
 // drill trajectory's tokens ~1 kB). Under whenSearch "crops" the agent's decisions and answer do
 // not depend on its overview frames, so each overview slot holds a stand-in: a frame of the
 // export's own videos. Kind 2; the trainer trains only its answer turn and no frame target.
+// A suite generated with sceneSearch "crops" adds its `scene_color` and `scene_position`
+// trajectories to the drill: they too read the video through crops only, and their answer quotes a
+// summary (sceneAnswer "quote"), the copy keyed by the scene's colour that the drill is to teach.
 //
 // Letter drill (`letterDrill`): main-agent `scene_color` and `order` trajectories of unrendered
 // videos (planSuite of another seed, the suite's own config), stand-in frames as above, trained
@@ -109,10 +112,7 @@ export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportRe
   if (regular.length === 0) throw new Error(`exportGpuDataset: no SFT example in ${o.suiteDir}`);
   const drill = o.whenDrill ? whenDrillExamples(full.manifest.config, o.whenDrill, sftOptions) : [];
   const letters = o.letterDrill ? letterDrillExamples(full.manifest.config, o.letterDrill, sftOptions) : [];
-  const drilled: Drilled[] = [
-    ...drill.map((example) => ({ example, template: "when" as const, kind: 2 as const })),
-    ...letters,
-  ];
+  const drilled: Drilled[] = [...drill, ...letters];
   const examples = [...regular, ...drilled.map((d) => d.example)];
   const templates = [...new Set([...suite.questions.map((q) => q.template), ...drilled.map((d) => d.template)])].sort();
   const templateOfQuestion = new Map(suite.questions.map((q) => [q.id, q.template]));
@@ -226,31 +226,41 @@ export function gpuRecipe(
 
 /**
  * The main-agent `when` examples of `d.videos` planned, unrendered videos (the suite's `config` with
- * MM:SS answers and whenSearch "crops"; see the top). Their ids start with "drill/".
+ * MM:SS answers and whenSearch "crops"), and their scene examples when the suite searches scenes
+ * through crops too (see the top). Their ids start with "drill/".
  */
-function whenDrillExamples(
+export function whenDrillExamples(
   config: SuiteConfig,
   d: { seed: number; videos: number },
   sft: Parameters<typeof sftExamples>[1],
-): ReturnType<typeof sftExamples>["examples"] {
+): Drilled[] {
   const plan = planSuite({
     seed: d.seed,
     count: d.videos,
     config: { ...config, whenAnswer: "mmss", whenSearch: "crops" },
   });
-  const when = new Set(plan.questions.filter((q) => q.template === "when").map((q) => q.id));
-  const rows = plan.oracle.filter((r) => when.has(r.questionId));
+  const drilled: readonly TemplateName[] =
+    config.sceneSearch === "crops" ? ["when", "scene_color", "scene_position"] : ["when"];
+  const templateOf = new Map(
+    plan.questions.filter((q) => drilled.includes(q.template)).map((q) => [q.id, q.template as DrillTemplate]),
+  );
+  const rows = plan.oracle.filter((r) => templateOf.has(r.questionId));
+  const templateOfRow = new Map(rows.map((r) => [r.id, templateOf.get(r.questionId)!]));
   return sftExamples({ oracle: rows }, { ...sft, subAgents: false }).examples.map((e) => ({
-    ...e,
-    id: `drill/${e.id}`,
+    example: { ...e, id: `drill/${e.id}` },
+    template: templateOfRow.get(e.rowId)!,
+    kind: 2 as const,
   }));
 }
 
 type SftExample = ReturnType<typeof sftExamples>["examples"][number];
 
-/** A drill example: kind 2 (when) trains its answer turn, kind 3 (letter) from `from`, its letter, on. */
+/** The templates a kind-2 drill holds: `when`, and the scene ones under sceneSearch "crops". */
+type DrillTemplate = "when" | "scene_color" | "scene_position";
+
+/** A drill example: kind 2 (when, crops-searched scenes) trains its answer turn, kind 3 (letter) from `from`, its letter, on. */
 export type Drilled =
-  | { example: SftExample; template: "when"; kind: 2 }
+  | { example: SftExample; template: DrillTemplate; kind: 2 }
   | { example: SftExample; template: TemplateName; kind: 3; from: number };
 
 /**

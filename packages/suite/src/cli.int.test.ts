@@ -52,7 +52,7 @@ describe("paravt suite generate", () => {
     expect(suite.videos.map((v) => v.annotation)).toEqual(plan.videos);
   });
 
-  it("passes --when-answer, --when-search, --shape-sentence, --describe-overview, --scene-answer, --mcq-answer and --option-style to the oracle", async () => {
+  it("passes --when-answer, --when-search, --scene-search, --shape-sentence, --describe-overview, --scene-answer, --mcq-answer and --option-style to the oracle", async () => {
     const out = await mkdtemp(join(tmpdir(), "paravt-suite-cli-"));
     dirs.push(out);
     const args = ["--seed", "8", "--count", "1", "--out", out, "--min-minutes", "1", "--max-minutes", "1"];
@@ -60,6 +60,8 @@ describe("paravt suite generate", () => {
       "--when-answer",
       "mmss",
       "--when-search",
+      "crops",
+      "--scene-search",
       "crops",
       "--shape-sentence",
       "time-first",
@@ -79,6 +81,7 @@ describe("paravt suite generate", () => {
       maxMinutes: 1,
       whenAnswer: "mmss",
       whenSearch: "crops",
+      sceneSearch: "crops",
       shapeSentence: "time-first",
       describeOverview: true,
       sceneAnswer: "quote",

@@ -58,6 +58,18 @@ export const SuiteConfigSchema = z
      */
     whenSearch: z.enum(["overview", "crops"]).default("overview"),
     /**
+     * Where the oracle's main agent looks for a `scene_color` / `scene_position` question's scene
+     * (suite README "Oracle trajectories"): `overview` (default) starts from the backgrounds its K
+     * overview frames show; `crops` reads the whole video through its sub-agents, like `whenSearch:
+     * "crops"`, and with `sceneAnswer: "quote"` crops the shape's own seconds once more when the
+     * window that showed it spans two scenes, so that the answer can quote a summary that says
+     * "The background is olive throughout. A red circle …". Why: ParaVT-nano's main agent names its
+     * overview frames' backgrounds no better than a blind guess, while its sub-agents name a window's
+     * background 0.997 of the time; crops-only makes the scene answer a copy from a tool response,
+     * as it made `when` answers (nano README, Quality bar).
+     */
+    sceneSearch: z.enum(["overview", "crops"]).default("overview"),
+    /**
      * Word order of a shape's sentence in a sub-agent summary (suite README "Oracle
      * trajectories"): `position-first` (default) "A cyan square is in the center from 00:56 to
      * 01:03", or `time-first` "A cyan square from 00:56 to 01:03 is in the center", where the

@@ -232,6 +232,68 @@ describe("oracle `when` trajectories that search through crops only (whenSearch 
   });
 });
 
+describe("oracle scene trajectories that search through crops only (sceneSearch crops)", () => {
+  const base = { whenAnswer: "mmss", whenSearch: "crops", shapeSentence: "time-first", sceneAnswer: "quote" } as const;
+  const overviewPlan = planSuite({ seed: 3, count: 40, config: base });
+  const cropsPlan = planSuite({ seed: 3, count: 40, config: { ...base, sceneSearch: "crops" } });
+  const isScene = (o: OracleRow) => {
+    const t = questions.get(o.questionId)!.template;
+    return t === "scene_color" || t === "scene_position";
+  };
+  const scene = cropsPlan.oracle.filter(isScene);
+
+  it("change only the scene trajectories, and settle almost every one", () => {
+    expect(cropsPlan.questions).toEqual(overviewPlan.questions);
+    const other = (p: typeof cropsPlan) => p.oracle.filter((o) => !isScene(o));
+    expect(other(cropsPlan)).toEqual(other(overviewPlan));
+    const asked = overviewPlan.oracle.filter(isScene).length;
+    expect(scene.length).toBeGreaterThan(0.8 * asked);
+    expect(scene.length).toBeLessThanOrEqual(asked);
+  });
+
+  it("read the video from its start through contiguous windows, never from the overview frames", () => {
+    for (const o of scene) {
+      const q = questions.get(o.questionId)!;
+      const color = (q.params as { scene: string }).scene;
+      expect(assistantTurns(o)[0]).toMatch(
+        new RegExp(`^<think>\nTo find the ${color} scene I will look through the video at one frame per second: 0-`),
+      );
+      expect(o.rounds[0]![0]!.start).toBe(0);
+      const scanned = o.rounds[0]!;
+      for (let i = 1; i < scanned.length; i++) expect(scanned[i]!.start).toBe(scanned[i - 1]!.end);
+      expect(o.rounds.length).toBeLessThanOrEqual(MAX_TOOL_ROUNDS);
+      // The same trajectory whatever K: the overview frames take no part in a decision.
+      const a = videos.get(o.videoId)!;
+      const other = oracleTrajectory(q, a, o.k === 8 ? 16 : 8, {
+        ...DEFAULT_CONFIG,
+        ...base,
+        sceneSearch: "crops",
+      }).row!;
+      expect(other.turns.slice(1)).toEqual(o.turns.slice(1));
+    }
+  });
+
+  it("answer right by quoting a summary that shows the scene throughout, cropping the shape's seconds when needed", () => {
+    let pinned = 0;
+    for (const o of scene) {
+      const q = questions.get(o.questionId)!;
+      const color = (q.params as { scene: string }).scene;
+      expect(o.reward.acc).toBe(1);
+      const reason = /^<think>\n([^]*)\n<\/think>\n<answer>/.exec(assistantTurns(o).at(-1)!)![1]!;
+      const quote = reason.replace(/ That is the shape .*$/, "");
+      expect(quote.startsWith(`The background is ${color} throughout. `)).toBe(true);
+      expect(o.subAgents.some((x) => x.summary.startsWith(quote))).toBe(true);
+      if (
+        assistantTurns(o).some((t) =>
+          t.includes("but its crop also shows another scene, so I will crop its own seconds"),
+        )
+      )
+        pinned++;
+    }
+    expect(pinned).toBeGreaterThan(0);
+  });
+});
+
 describe("summaries", () => {
   it("state backgrounds, shapes, positions and first/last visible times in MM:SS", () => {
     const times = [58, 59, 60, 61, 62, 63];

@@ -9,7 +9,8 @@
 // most 3 tool rounds. A stretch can hide an unseen event only if it is a run of unseen seconds
 // at least as long as the shortest event (or gap), so shorter runs are never cropped.
 // With `whenSearch: "crops"` a `when` question's agent knows only what its crops show: it reads the
-// whole video through its sub-agents and answers from their summaries.
+// whole video through its sub-agents and answers from their summaries; `sceneSearch: "crops"` does
+// the same for `scene_color` and `scene_position` questions.
 //
 // Every round's decision is a pure function of the Knowledge (observe.ts); the annotation is
 // only read through `observe` at the frame times the overview and the crops sample.
@@ -46,7 +47,14 @@ export type Priors = Pick<SuiteConfig, "minEventS" | "maxEventS" | "minGapS" | "
   Partial<
     Pick<
       SuiteConfig,
-      "whenAnswer" | "whenSearch" | "shapeSentence" | "describeOverview" | "sceneAnswer" | "mcqAnswer" | "optionStyle"
+      | "whenAnswer"
+      | "whenSearch"
+      | "sceneSearch"
+      | "shapeSentence"
+      | "describeOverview"
+      | "sceneAnswer"
+      | "mcqAnswer"
+      | "optionStyle"
     >
   >;
 
@@ -66,6 +74,20 @@ function listTimes(k: Knowledge, slots: readonly number[]): string {
 function listRuns(runs: readonly [number, number][]): string {
   const shown = runs.slice(0, 5).map(([a, b]) => `${a}-${b} s`);
   return runs.length > 5 ? `${shown.join(", ")} and ${runs.length - 5} more stretches` : shown.join(", ");
+}
+
+/** The run of seen slots around `slot` that show the same shape (colour, shape and position) as it. */
+function shapeRun(k: Knowledge, slot: number): [number, number] {
+  const s = k.get(slot)!.shape!;
+  const same = (x: number) => {
+    const o = k.get(x)?.shape;
+    return o !== undefined && o !== null && o.color === s.color && o.shape === s.shape && o.position === s.position;
+  };
+  let lo = slot;
+  let hi = slot;
+  while (lo > 0 && same(lo - 1)) lo--;
+  while (hi < k.duration - 1 && same(hi + 1)) hi++;
+  return [lo, hi];
 }
 
 /** Groups seen slots of one look into events: seen slots separated only by unseen slots belong together. */
@@ -179,6 +201,17 @@ export function decide(q: SuiteQuestion, k: Knowledge, p: Priors, summaries: rea
           p.sceneAnswer === "quote"
             ? quoteScene(summaries, scene, (x) => q.template === "scene_color" || x.position === q.params.position)
             : null;
+        // sceneSearch "crops" + quote: the window that showed the shape spans two scenes, so no
+        // summary says "<scene> throughout"; one crop of the shape's own seconds (inside one scene,
+        // as every event is) gives the summary to quote.
+        if (p.sceneSearch === "crops" && p.sceneAnswer === "quote" && quote === null) {
+          const [lo, hi] = shapeRun(k, hit);
+          return {
+            kind: "scan",
+            runs: [[lo, hi + 1]],
+            reason: `I see ${describeShape(s)} at ${listTimes(k, [lo])} in the ${scene} scene, but its crop also shows another scene, so I will crop its own seconds: ${listRuns([[lo, hi + 1]])}.`,
+          };
+        }
         const base =
           quote ?? `The frame at ${secs(k.timeOf(hit)!)} has the ${scene} background and ${describeShape(s)}.`;
         if (q.template === "scene_color") {
@@ -198,6 +231,17 @@ export function decide(q: SuiteQuestion, k: Knowledge, p: Priors, summaries: rea
       }
       const r = sceneRegion(k, scene, p);
       if (!r.region) {
+        if (p.sceneSearch === "crops") {
+          // The knowledge holds the crops only (oracleTrajectory): nothing seen yet = the first round.
+          const first = k.seen(() => true).length === 0;
+          return {
+            kind: "scan",
+            runs: r.candidates,
+            reason: first
+              ? `To find the ${scene} scene I will look through the video at one frame per second: ${listRuns(r.candidates)}.`
+              : `No crop so far shows a ${scene} background, so I will look through the rest of the video: ${listRuns(r.candidates)}.`,
+          };
+        }
         return {
           kind: "scan",
           runs: r.candidates,
@@ -432,9 +476,11 @@ export interface OracleResult {
 export function oracleTrajectory(q: SuiteQuestion, a: VideoAnnotation, k: OverviewK, priors: Priors): OracleResult {
   const knowledge = new Knowledge(a.durationS);
   const overview = overviewTimestamps(a.durationS, k);
-  // whenSearch "crops": the main agent does not read the target off its overview frames; it knows
+  // whenSearch / sceneSearch "crops": the main agent does not read the target off its overview frames; it knows
   // only what the sub-agents' summaries say.
-  const cropsOnly = q.template === "when" && priors.whenSearch === "crops";
+  const cropsOnly =
+    (q.template === "when" && priors.whenSearch === "crops") ||
+    ((q.template === "scene_color" || q.template === "scene_position") && priors.sceneSearch === "crops");
   if (!cropsOnly) for (const t of overview) knowledge.see(t, observe(a, t));
   const notes =
     priors.describeOverview && !cropsOnly && k <= DESCRIBED_MAX_K

@@ -3,6 +3,7 @@ import { runSubcommand, type CliIo, type Command } from "../command";
 
 const HELP = `Usage: paravt suite generate --seed S --count N --out DIR [--min-minutes A] [--max-minutes B]
                            [--when-answer seconds|mmss] [--when-search overview|crops]
+                           [--scene-search overview|crops]
                            [--shape-sentence position-first|time-first] [--describe-overview]
                            [--scene-answer frame|quote] [--mcq-answer letter|scan]
                            [--option-style letter-first|text-first]
@@ -23,6 +24,9 @@ Options:
   --when-search W    where the oracle looks for a \`when\` target: overview (default; starts from
                      what its K overview frames show) or crops (reads the whole video through its
                      sub-agents, up to 5 windows a round, and answers from their summaries alone)
+  --scene-search W   the same for scene_color / scene_position questions: overview (default) or
+                     crops (with --scene-answer quote it also crops a shape's own seconds when the
+                     window that showed it spans two scenes, so the answer quotes one summary)
   --shape-sentence O word order of a shape in the sub-agents' summaries: position-first (default;
                      "A red square is in the center from 00:56 to 01:03") or time-first ("A red
                      square from 00:56 to 01:03 is in the center"; an MM:SS when answer then
@@ -77,6 +81,7 @@ interface GenerateArgs {
   maxMinutes?: number;
   whenAnswer?: "seconds" | "mmss";
   whenSearch?: "overview" | "crops";
+  sceneSearch?: "overview" | "crops";
   shapeSentence?: "position-first" | "time-first";
   describeOverview?: boolean;
   sceneAnswer?: "frame" | "quote";
@@ -107,6 +112,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
         "max-minutes": { type: "string" },
         "when-answer": { type: "string" },
         "when-search": { type: "string" },
+        "scene-search": { type: "string" },
         "shape-sentence": { type: "string" },
         "describe-overview": { type: "boolean" },
         "scene-answer": { type: "string" },
@@ -123,6 +129,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
   const max = minutes("max-minutes", v["max-minutes"]);
   const when = choice("when-answer", v["when-answer"], ["seconds", "mmss"] as const);
   const search = choice("when-search", v["when-search"], ["overview", "crops"] as const);
+  const sceneSearch = choice("scene-search", v["scene-search"], ["overview", "crops"] as const);
   const order = choice("shape-sentence", v["shape-sentence"], ["position-first", "time-first"] as const);
   const scene = choice("scene-answer", v["scene-answer"], ["frame", "quote"] as const);
   const mcq = choice("mcq-answer", v["mcq-answer"], ["letter", "scan"] as const);
@@ -135,6 +142,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
     ...(max === undefined ? {} : { maxMinutes: max }),
     ...(when === undefined ? {} : { whenAnswer: when }),
     ...(search === undefined ? {} : { whenSearch: search }),
+    ...(sceneSearch === undefined ? {} : { sceneSearch }),
     ...(order === undefined ? {} : { shapeSentence: order }),
     ...(v["describe-overview"] ? { describeOverview: true } : {}),
     ...(scene === undefined ? {} : { sceneAnswer: scene }),
@@ -162,6 +170,7 @@ async function generate(args: readonly string[], io: CliIo): Promise<number> {
     config = resolveConfig({
       ...(opts.whenAnswer === undefined ? {} : { whenAnswer: opts.whenAnswer }),
       ...(opts.whenSearch === undefined ? {} : { whenSearch: opts.whenSearch }),
+      ...(opts.sceneSearch === undefined ? {} : { sceneSearch: opts.sceneSearch }),
       ...(opts.shapeSentence === undefined ? {} : { shapeSentence: opts.shapeSentence }),
       ...(opts.describeOverview ? { describeOverview: true } : {}),
       ...(opts.sceneAnswer === undefined ? {} : { sceneAnswer: opts.sceneAnswer }),
