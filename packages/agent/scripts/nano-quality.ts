@@ -21,6 +21,7 @@ import { extractTimeRange, hasNonemptyAnswer, hasParseableToolCall, tagsBalanced
 import { readSuite, SHAPE_COLORS, SHAPES, type VideoAnnotation } from "@paravt/suite";
 import { loadCoreNanoEngine, runEpisode, scoreEpisode, videoFrameSampler, type Trajectory } from "../src/index";
 import { addLetters, mcqLetter, noLetters } from "./mcq-letters";
+import { addQuotes, noQuotes, sceneQuote } from "./scene-quotes";
 import { addClaims, noClaims, overviewClaims } from "./overview-claims";
 
 const { values } = parseArgs({
@@ -238,6 +239,8 @@ const add = (key: string, score: number, chance: number, ok: boolean, calls: num
 const claims = noClaims();
 /** scene_color / order answers (all K, with tools): the option text concluded, and whether the letter is its letter (mcq-letters.ts). */
 const letters = noLetters();
+/** scene_color / scene_position answers (all K, with tools): rounds, and whether their quote is a tool response's (scene-quotes.ts). */
+const quotes = noQuotes();
 /** Per K and tools: how many trajectories failed the format, by reason. */
 const failures = new Map<string, Map<string, number>>();
 /** Per K: each question's score with tools minus without (a paired comparison). */
@@ -300,6 +303,11 @@ for (const k of ks) {
       const first = t.turns[0];
       if (tools && first) addClaims(claims, overviewClaims(first.rawText, video.annotation, t.overviewTimestamps));
       if (tools) addLetters(letters, mcqLetter(q.template, t.finalText, q.options ?? [], q.answerText));
+      if (tools && (q.template === "scene_color" || q.template === "scene_position")) {
+        const responses = t.turns.flatMap((turn) => turn.toolCalls.map((c) => c.subAgentOutput ?? ""));
+        const rounds = t.turns.filter((turn) => turn.toolCalls.length > 0).length;
+        addQuotes(quotes, sceneQuote(q.template, q.params.scene, t.finalText, responses, rounds));
+      }
       const copy = q.type === "oe" && tools ? answerCopiesThinking(t.turns.at(-1)?.rawText ?? "") : null;
       if (copy) {
         copied.answers++;
@@ -416,6 +424,12 @@ console.log(
   `scene_color / order answers (with tools) that name an option's text: ${letters.stated}; the text is right ` +
     `${ratio(letters.textRight, letters.stated)}, the answer's letter is that text's letter ${ratio(letters.letterMatches, letters.stated)}`,
 );
+console.log(
+  `scene_color / scene_position episodes (with tools): ${quotes.episodes}, ` +
+    `${quotes.episodes > 0 ? (quotes.rounds / quotes.episodes).toFixed(2) : "—"} tool rounds each; a tool response shows the ` +
+    `asked scene throughout with a shape in ${quotes.quotable}; the answer quotes "The background is <scene> throughout." ` +
+    `in ${quotes.quoted}, word for word from a tool response in ${quotes.copied} (${quotes.copiedWhenQuotable} of the ${quotes.quotable})`,
+);
 const blind = (c: typeof claims.shape) => (c.stated > 0 ? (c.chance / c.stated).toFixed(3) : "—");
 console.log(
   `Main agent's first-turn claims about its overview frames (all K, with tools): "the X background shows at T" right ` +
@@ -443,6 +457,7 @@ if (values.json)
         answerCopiesThinking: copied,
         overviewClaims: claims,
         mcqLetters: letters,
+        sceneQuotes: quotes,
         grounding: Object.fromEntries(grounding),
         formatFailures: Object.fromEntries([...failures].map(([key, m]) => [key, Object.fromEntries(m)])),
       },
