@@ -84,15 +84,17 @@ function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return m;
 }
 
-// Both engines compute in float32. On the default checkpoint (logits up to ~27) 5 of these 6
-// prompts agree within 1e-4 (1.4e-5–3.9e-5), the turn after tool responses (-k4-t3) within
-// 1.07e-4: against a float64 forward of the same weights (gpu/train_sft.py's model in double)
-// the core is 4.3e-5 off there and onnxruntime 8.1e-5, so the two agree as well as float32
-// allows, not worse (nano README, "ONNX export").
-const TRAINED_LOGITS_TOLERANCE = 2e-4;
+// Both engines compute in float32, so how far apart they may be scales with the logits. On `mix-b`
+// (the default until the twelfth session; logits up to ~27) 5 of these 6 prompts agreed within
+// 1e-4 (1.4e-5–3.9e-5), the turn after tool responses (-k4-t3) within 1.07e-4: against a float64
+// forward of the same weights (gpu/train_sft.py's model in double) the core was 4.3e-5 off there
+// and onnxruntime 8.1e-5, so the two agree as well as float32 allows, not worse (nano README,
+// "ONNX export"). The bound is relative to the prompt's largest |logit|: 1e-5 of it (mix-b's
+// worst case was 4e-6 of it).
+const TRAINED_LOGITS_RELATIVE_TOLERANCE = 1e-5;
 
 describe("exportOnnx vs the compute core", () => {
-  it("gives the default checkpoint's logits within float32 agreement (2e-4) on suite prompts with frames", async () => {
+  it("gives the default checkpoint's logits within float32 agreement (1e-5 of the largest logit) on suite prompts with frames", async () => {
     const ort = await load({ config: ckpt.config, tokenizer: ckpt.tokenizer, params: ckpt.params });
     const model = createCoreModel(ckpt.config, ckpt.params);
     // first turns at K = 4 / 16 / 64, a turn after tool responses, two sub-agents
@@ -105,7 +107,9 @@ describe("exportOnnx vs the compute core", () => {
       const got = await ort.logits({ tokens: [seq.ids], frames: slotFeats });
       expect(got.dims).toEqual([1, seq.ids.length, ckpt.config.vocabSize]);
       const want = await coreLogits(model, ckpt.config, ckpt.tokenizer, seq, slotFeats);
-      expect(maxAbsDiff(got.logits, want), p.id).toBeLessThan(TRAINED_LOGITS_TOLERANCE);
+      const scale = want.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+      expect(scale, p.id).toBeGreaterThan(1);
+      expect(maxAbsDiff(got.logits, want) / scale, p.id).toBeLessThan(TRAINED_LOGITS_RELATIVE_TOLERANCE);
     }
   });
 

@@ -8,8 +8,9 @@ const datasetName = z.string().trim().min(1, "Give the dataset a name").max(120)
 
 /**
  * How a generated suite lists mcq options (packages/suite config `optionStyle`): "letter-first"
- * ("C. white", what the default nano checkpoint was trained on) or "text-first" ("- white (C)",
- * the layout whose letter lookup nano learns; nano README, Quality bar, "eleventh session").
+ * ("C. white", the suite's default) or "text-first" ("- white (C)", the layout whose letter
+ * lookup nano learns and the default nano checkpoint was last trained on; nano README, Quality
+ * bar, "eleventh session" and "twelfth session").
  */
 export const OPTION_STYLES = ["letter-first", "text-first"] as const;
 export const optionStyleSchema = z.enum(OPTION_STYLES);

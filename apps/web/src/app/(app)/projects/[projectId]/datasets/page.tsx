@@ -73,8 +73,8 @@ export default function DatasetsPage() {
             <Field label="MCQ options">
               <Select
                 name="optionStyle"
-                defaultValue="letter-first"
-                title="How multiple-choice questions list their options"
+                defaultValue="text-first"
+                title="How multiple-choice questions list their options (nano-default was trained on '- white (C)')"
               >
                 <option value="letter-first">C. white</option>
                 <option value="text-first">- white (C)</option>
