@@ -124,6 +124,41 @@ class Data:
         self.notes_lead = np.asarray(m.get("notesLead") or [], dtype=np.int64)
         self.newline = m.get("newline")
 
+    def tool_rounds(self, x):
+        """Tool rounds of example x's trajectory: its runs of loss positions (assistant turns) minus
+        the answer turn (the export marks every assistant turn, also of a drill, which then trains
+        only its answer turn). Only a main-agent example (kind 0) or a when/scene drill (kind 2)
+        has rounds; a sub-agent sample or a letter drill counts 0."""
+        off, n, kind = (int(v) for v in self.table[x][:3])
+        if kind not in (0, 2):
+            return 0
+        on = self.loss[off : off + n] > 0
+        runs = int(on[0]) + int((on[1:] & ~on[:-1]).sum())
+        return max(0, runs - 1)
+
+    def draw_pool(self, kinds, repeat=None, drill=1, letter_drill=1, repeat_rounds=1):
+        """Example indices of one epoch (train_sft.py): every example of `kinds` once; a main-agent
+        example of a `repeat` template (e.g. {"when": 2}) N times, a when/scene drill `drill` times,
+        a letter drill `letter_drill` times; and with `repeat_rounds` R, a main-agent example or
+        drill whose trajectory takes two or more tool rounds R times as often again. Why R: in the
+        export ~60 % of the scene and ~70 % of the `when` trajectories answer after round 1, and a
+        model trained on it answers after round 1 every time, also when no response shows the
+        asked scene or target (nano README, Quality bar, "twelfth session")."""
+        repeat = repeat or {}
+        pool = []
+        for x, row in enumerate(self.table):
+            kind = int(row[2])
+            if kind not in kinds:
+                continue
+            if kind == 0:
+                n = repeat.get(self.meta["templates"][row[6]], 1)
+            else:
+                n = {2: drill, 3: letter_drill}.get(kind, 1)
+            if repeat_rounds != 1 and self.tool_rounds(x) >= 2:
+                n *= repeat_rounds
+            pool += [x] * n
+        return np.asarray(pool, dtype=np.int64)
+
     def features(self, rows=None):
         """[F, P] float32: rgb / 127.5 - 1, then (rgb - lower channel median) / 127.5 (config.ts)."""
         fr = self.frames if rows is None else self.frames[rows]

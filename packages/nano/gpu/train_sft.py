@@ -134,6 +134,8 @@ def main():
     ap.add_argument("--kinds", default="0,1,2,3",
                     help="example kinds drawn (0 main agent, 1 sub-agent, 2 when drill, 3 letter drill), e.g. 3 for a letter-only run")
     ap.add_argument("--repeat", default="", help="template=N,… (e.g. when=4): main-agent examples drawn N times")
+    ap.add_argument("--repeat-rounds", type=int, default=1,
+                    help="main-agent examples and when/scene drills of two or more tool rounds drawn R times as often")
     ap.add_argument("--time-tokens", action="store_true",
                     help="experiment: each MM:SS below 10:00 as one new token (nano README \"Word order and time tokens\"); wte grows by 600 rows")
     ap.add_argument("--spell-sub-agent-times", action="store_true",
@@ -199,17 +201,11 @@ def main():
     data.letter_weight = args.letter_weight
     data.letter_short = args.letter_short
     data.letter_turn = args.letter_turn
-    # Examples to draw: every example once, main-agent examples of --repeat templates N times.
+    # Examples to draw: every example once, main-agent examples of --repeat templates N times,
+    # multi-round trajectories --repeat-rounds times as often again (Data.draw_pool).
     reps = dict((kv.split("=")[0], int(kv.split("=")[1])) for kv in args.repeat.split(",") if kv)
-    pool = []
     kinds = {int(k) for k in args.kinds.split(",")}
-    for x, row in enumerate(data.table):
-        kind = row[2]
-        if kind not in kinds:
-            continue
-        n = reps.get(data.meta["templates"][row[6]], 1) if kind == 0 else {2: args.drill, 3: args.letter_drill}.get(kind, 1)
-        pool += [x] * n
-    pool = np.asarray(pool)
+    pool = data.draw_pool(kinds, reps, args.drill, args.letter_drill, args.repeat_rounds)
     q = queue.Queue(maxsize=8)
 
     def producer(k):

@@ -5,7 +5,8 @@
 // with the same weights, and a file of another shape or origin is refused; the time shift of
 // nano_data.py moves a `when` answer's times together with the tool responses' and trains only its
 // answer turn; its notes-only examples (train_sft.py --notes-only) end at the overview notes and
-// train only them; a letter drill trains only from the letter of its ": option X" on.
+// train only them; a letter drill trains only from the letter of its ": option X" on; the epoch's
+// draws (Data.draw_pool) repeat what --repeat, --drill, --letter-drill and --repeat-rounds name.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -361,6 +362,58 @@ for x, (off, n, kind, *_) in enumerate(d.table):
     out["notes"] += 1
 print(json.dumps(out))
 `;
+
+// Data.tool_rounds against the tool-call token, and Data.draw_pool (train_sft.py --repeat,
+// --drill, --letter-drill, --repeat-rounds) against the counts each option names.
+const POOL_CHECK = String.raw`
+import sys, json, collections, numpy as np
+from nano_data import Data
+d, call = Data(sys.argv[1]), np.asarray(json.loads(sys.argv[2]))
+out = {"main": 0, "multi": 0}
+for x, (off, n, kind, *_) in enumerate(d.table):
+    on = d.loss[off : off + n] > 0
+    starts = [i for i in range(n) if on[i] and (i == 0 or not on[i - 1])]
+    runs = [(a, a + int(np.argmin(np.append(on[a:], False)))) for a in starts]
+    calls = sum(1 for a, b in runs if np.isin(d.ids[off + a : off + b], call).any())
+    expected = calls if kind in (0, 2) else 0
+    assert d.tool_rounds(x) == expected, (x, kind, d.tool_rounds(x), expected)
+    out["main"] += int(kind == 0)
+    out["multi"] += int(expected >= 2)
+kinds = {0, 1, 2, 3}
+tpl = d.meta["templates"]
+base = collections.Counter(d.draw_pool(kinds).tolist())
+assert sorted(base) == list(range(len(d.table))) and set(base.values()) == {1}, "every example once"
+opts = dict(repeat={tpl[d.table[0][6]]: 3}, drill=2, letter_drill=4)
+for r in (1, 2):
+    got = collections.Counter(d.draw_pool(kinds, repeat_rounds=r, **opts).tolist())
+    for x, row in enumerate(d.table):
+        kind = int(row[2])
+        n = opts["repeat"].get(tpl[row[6]], 1) if kind == 0 else {2: 2, 3: 4}.get(kind, 1)
+        assert got[x] == n * (r if d.tool_rounds(x) >= 2 else 1), (x, r, got[x], n)
+assert not len(d.draw_pool({3})) or set(d.table[d.draw_pool({3}), 2]) == {3}, "--kinds picks the kinds"
+print(json.dumps(out))
+`;
+
+describe("multi-round trajectories (gpu/nano_data.py, train_sft.py --repeat-rounds)", () => {
+  it("counts a trajectory's tool rounds and draws those of two or more R times as often", async () => {
+    // Every piece that holds the tag (the greedy match may join it to the newline before it).
+    const tok = defaultTokenizer();
+    const ids = Array.from({ length: tok.size }, (_, i) => i).filter((i) => !tok.isControl(i));
+    const call = ids.filter((i) => tok.decode([i]).includes("<tool_call>"));
+    expect(call.length).toBeGreaterThan(0);
+    // Scenes and `when` searched through crops in 3-minute videos: some scan on after round 1 (0-80 s).
+    const config = { minMinutes: 3, maxMinutes: 3, whenAnswer: "mmss", whenSearch: "crops", sceneSearch: "crops" } as const;
+    const crops = (await writeSuite({ seed: 8, count: 1, out: join(root, "suite-rounds"), config })).dir;
+    const roundsData = join(root, "data-rounds");
+    await exportGpuDataset({ suiteDir: crops, init: INIT, out: roundsData, whenDrill: { seed: 9, videos: 6 } });
+    const r = JSON.parse((await python("-c", POOL_CHECK, roundsData, JSON.stringify(call))).stdout) as Record<
+      string,
+      number
+    >;
+    expect(r.main).toBeGreaterThan(0);
+    expect(r.multi).toBeGreaterThan(0); // some trajectories (main agent or drill) take a second round
+  }, 120_000);
+});
 
 describe("overview notes only (gpu/nano_data.py, train_sft.py --notes-only)", () => {
   it("cuts a describeOverview example after its notes and trains only them; other exports have none", async () => {
