@@ -91,6 +91,9 @@ class Data:
         # train_sft.py --letter-turn P: the share of letter drills trained on their whole answer turn
         # (which option text, then its letter) instead of from the letter on.
         self.letter_turn = 0.0
+        # train_sft.py --drill-turns P: the share of when/scene drills (kind 2) trained on every turn
+        # after round 1 (the decision to scan on or answer), not only the answer turn.
+        self.drill_turns = 0.0
         self.meta = json.load(open(os.path.join(d, "meta.json")))
         m = self.meta
         self.table = _array(d, "examples.i32", "<i4").reshape(-1, 8)
@@ -270,6 +273,16 @@ class Data:
         # A drill trains its answer turn only: its frames are stand-ins, its earlier turns the crops
         # search that the rendered `when` examples already teach. A letter drill's answer_from (and
         # its other froms) is its letter: the rest of its answer turn rests on frames it lacks.
+        if kind == 2 and self.drill_turns > 0 and not pal and shift is None and rng.random() < self.drill_turns:
+            # train_sft.py --drill-turns: every turn after round 1 of a crops-search drill (its first
+            # turn too is the scan from 0 s; none reads the stand-in frames), so the decision to
+            # scan on ("No crop so far shows a blue background, so I will look through the rest")
+            # or to answer is trained on every drill. Unpermuted and unshifted only: a permutation
+            # or a shift is a copy curriculum of the answer turn.
+            on = self.loss[off : off + n] > 0
+            starts = np.nonzero(on & ~np.append(False, on[:-1]))[0]  # each assistant turn's first token
+            if len(starts) >= 2:
+                answer_from = int(starts[1])
         if kind == 3 and self.letter_turn > 0 and rng.random() < self.letter_turn:
             # The conclusion too, when it follows tool responses: an answer in the first turn reads
             # the overview frames, which a drill's stand-ins do not show (training it taught `m2` to

@@ -131,6 +131,9 @@ def main():
     ap.add_argument("--letter-turn", type=float, default=0.0,
                     help="share of letter-drill examples trained on their whole answer turn (the conclusion, then the letter); "
                          "its text comes from the tool responses, but a turn citing an overview frame trains a guess (stand-in frames)")
+    ap.add_argument("--drill-turns", type=float, default=0.0,
+                    help="share of when/scene drills (kind 2) trained on every turn after round 1 (scan on or answer), "
+                         "not only the answer turn; unpermuted, unshifted drills only")
     ap.add_argument("--kinds", default="0,1,2,3",
                     help="example kinds drawn (0 main agent, 1 sub-agent, 2 when drill, 3 letter drill), e.g. 3 for a letter-only run")
     ap.add_argument("--repeat", default="", help="template=N,… (e.g. when=4): main-agent examples drawn N times")
@@ -201,6 +204,7 @@ def main():
     data.letter_weight = args.letter_weight
     data.letter_short = args.letter_short
     data.letter_turn = args.letter_turn
+    data.drill_turns = args.drill_turns
     # Examples to draw: every example once, main-agent examples of --repeat templates N times,
     # multi-round trajectories --repeat-rounds times as often again (Data.draw_pool).
     reps = dict((kv.split("=")[0], int(kv.split("=")[1])) for kv in args.repeat.split(",") if kv)
