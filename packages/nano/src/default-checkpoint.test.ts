@@ -23,8 +23,8 @@ describe("default checkpoint", () => {
       contextLength: 2048,
       frameEncoding: "rgb+foreground",
     });
-    // The last stage of README "Default checkpoint" (`sc-cm`: 665 steps of gpu/train_sft.py on the CPU, seed 312).
-    expect(ckpt.training).toMatchObject({ step: 665, seed: 312 });
+    // The last stage of README "Default checkpoint" (`m2r`: 1,635 steps of gpu/train_sft.py on the CPU, seed 402).
+    expect(ckpt.training).toMatchObject({ step: 1635, seed: 402 });
     // Committed for inference only: the AdamW moments (13 MB) are left out.
     expect(ckpt.training.optimizer).toBeNull();
     const wte = ckpt.params.get("wte")!;

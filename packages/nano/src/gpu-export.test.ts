@@ -417,7 +417,13 @@ describe("multi-round trajectories (gpu/nano_data.py, train_sft.py --repeat-roun
     const call = ids.filter((i) => tok.decode([i]).includes("<tool_call>"));
     expect(call.length).toBeGreaterThan(0);
     // Scenes and `when` searched through crops in 3-minute videos: some scan on after round 1 (0-80 s).
-    const config = { minMinutes: 3, maxMinutes: 3, whenAnswer: "mmss", whenSearch: "crops", sceneSearch: "crops" } as const;
+    const config = {
+      minMinutes: 3,
+      maxMinutes: 3,
+      whenAnswer: "mmss",
+      whenSearch: "crops",
+      sceneSearch: "crops",
+    } as const;
     const crops = (await writeSuite({ seed: 8, count: 1, out: join(root, "suite-rounds"), config })).dir;
     const roundsData = join(root, "data-rounds");
     await exportGpuDataset({ suiteDir: crops, init: INIT, out: roundsData, whenDrill: { seed: 9, videos: 6 } });

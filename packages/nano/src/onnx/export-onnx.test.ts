@@ -84,17 +84,19 @@ function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return m;
 }
 
-// Both engines compute in float32, so how far apart they may be scales with the logits. On `mix-b`
-// (the default until the twelfth session; logits up to ~27) 5 of these 6 prompts agreed within
-// 1e-4 (1.4e-5–3.9e-5), the turn after tool responses (-k4-t3) within 1.07e-4: against a float64
-// forward of the same weights (gpu/train_sft.py's model in double) the core was 4.3e-5 off there
-// and onnxruntime 8.1e-5, so the two agree as well as float32 allows, not worse (nano README,
-// "ONNX export"). The bound is relative to the prompt's largest |logit|: 1e-5 of it (mix-b's
-// worst case was 4e-6 of it).
+// Both engines compute in float32, so how far apart they are scales with the logits (up to ~26
+// here). Issue 6 asks for 1e-4. The default since the thirteenth session (`m2r`) agrees within
+// 1.3e-5-5.6e-5 on these six prompts; `sc-cm` (twelfth session) differed by 2.01e-4 on the turn
+// after tool responses (-k4-t3) and `mix-b` by 1.07e-4, where a float64 forward of the same
+// weights (gpu/train_sft.py's model in double) put the core 4.3e-5 and onnxruntime 8.1e-5 from
+// exact: float32 rounding, not the graph (nano README, "ONNX export"). So both bounds hold: the
+// issue's absolute 1e-4 and 1e-5 of the prompt's largest |logit| (which a retrained default
+// that only rounds differently may need instead; mix-b's worst case was 4e-6 of it).
+const TRAINED_LOGITS_TOLERANCE = 1e-4;
 const TRAINED_LOGITS_RELATIVE_TOLERANCE = 1e-5;
 
 describe("exportOnnx vs the compute core", () => {
-  it("gives the default checkpoint's logits within float32 agreement (1e-5 of the largest logit) on suite prompts with frames", async () => {
+  it("gives the default checkpoint's logits within 1e-4 (and 1e-5 of the largest logit) on suite prompts with frames", async () => {
     const ort = await load({ config: ckpt.config, tokenizer: ckpt.tokenizer, params: ckpt.params });
     const model = createCoreModel(ckpt.config, ckpt.params);
     // first turns at K = 4 / 16 / 64, a turn after tool responses, two sub-agents
@@ -109,6 +111,7 @@ describe("exportOnnx vs the compute core", () => {
       const want = await coreLogits(model, ckpt.config, ckpt.tokenizer, seq, slotFeats);
       const scale = want.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
       expect(scale, p.id).toBeGreaterThan(1);
+      expect(maxAbsDiff(got.logits, want), p.id).toBeLessThan(TRAINED_LOGITS_TOLERANCE);
       expect(maxAbsDiff(got.logits, want) / scale, p.id).toBeLessThan(TRAINED_LOGITS_RELATIVE_TOLERANCE);
     }
   });
