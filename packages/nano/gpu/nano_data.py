@@ -67,6 +67,12 @@ def last_run_start(loss):
     return int(starts[-1]) if len(starts) else int(np.argmax(on))
 
 
+def turn_starts(loss):
+    """The first position of each run of loss positions: in a main-agent example, each assistant turn's."""
+    on = loss > 0
+    return np.nonzero(on & ~np.append(False, on[:-1]))[0]
+
+
 TIME_TOKENS = 600  # 00:00-09:59 (Data time_tokens)
 
 
@@ -135,9 +141,7 @@ class Data:
         off, n, kind = (int(v) for v in self.table[x][:3])
         if kind not in (0, 2):
             return 0
-        on = self.loss[off : off + n] > 0
-        runs = int(on[0]) + int((on[1:] & ~on[:-1]).sum())
-        return max(0, runs - 1)
+        return max(0, len(turn_starts(self.loss[off : off + n])) - 1)
 
     def draw_pool(self, kinds, repeat=None, drill=1, letter_drill=1, repeat_rounds=1):
         """Example indices of one epoch (train_sft.py): every example of `kinds` once; a main-agent
@@ -279,8 +283,7 @@ class Data:
             # scan on ("No crop so far shows a blue background, so I will look through the rest")
             # or to answer is trained on every drill. Unpermuted and unshifted only: a permutation
             # or a shift is a copy curriculum of the answer turn.
-            on = self.loss[off : off + n] > 0
-            starts = np.nonzero(on & ~np.append(False, on[:-1]))[0]  # each assistant turn's first token
+            starts = turn_starts(self.loss[off : off + n])
             if len(starts) >= 2:
                 answer_from = int(starts[1])
         if kind == 3 and self.letter_turn > 0 and rng.random() < self.letter_turn:
