@@ -151,6 +151,26 @@ describe("exportGpuDataset", () => {
     }
   });
 
+  it("adds crops-searched order answers to the drill only for a suite with orderSearch crops", async () => {
+    const tokenizer = defaultTokenizer();
+    const { config: model } = await loadCheckpoint(INIT, { moments: false });
+    const sft = { ks: [8], thinkPrefix: true, tokenizer, contextLength: model.contextLength };
+    const base = { minMinutes: 1, maxMinutes: 1, shapeSentence: "time-first", optionStyle: "text-first" } as const;
+    const whenOnly = whenDrillExamples(resolveConfig(base), { seed: 9, videos: 6 }, sft);
+    const withOrder = whenDrillExamples(resolveConfig({ ...base, orderSearch: "crops" }), { seed: 9, videos: 6 }, sft);
+    expect(withOrder.filter((d) => d.template === "when")).toEqual(whenOnly);
+    const order = withOrder.filter((d) => d.template !== "when");
+    expect(order.length).toBeGreaterThan(0);
+    for (const d of order) {
+      expect(d).toMatchObject({ template: "order", kind: 2 });
+      const text = tokenizer.decode(d.example.ids, { controls: "name" });
+      expect(text).toMatch(/comes first I will look through the video from its start at one frame per second: 0-/);
+      expect(text).toMatch(
+        /<think>\s*The first of the four shapes in my crops: An? \w+ \w+ from [^]* So the \w+ \w+ came first \([A-D]\)\./,
+      );
+    }
+  });
+
   it("the numpy mirror of the model reproduces the core trainer's loss on the parity batch", async () => {
     const { stdout } = await python("parity_numpy.py", "--data", data, "--init", join(INIT, "model.safetensors"));
     const rel = Number(/relative difference ([\d.e+-]+)/.exec(stdout)?.[1]);

@@ -30,6 +30,8 @@
 // A suite generated with sceneSearch "crops" adds its `scene_color` and `scene_position`
 // trajectories to the drill: they too read the video through crops only, and their answer quotes a
 // summary (sceneAnswer "quote"), the copy keyed by the scene's colour that the drill is to teach.
+// One generated with orderSearch "crops" adds its `order` trajectories: read from 0 s through
+// crops, answered by quoting the first summary sentence that names one of the four options.
 //
 // Letter drill (`letterDrill`): main-agent `scene_color` and `order` trajectories of unrendered
 // videos (planSuite of another seed, the suite's own config), stand-in frames as above, trained
@@ -226,8 +228,8 @@ export function gpuRecipe(
 
 /**
  * The main-agent `when` examples of `d.videos` planned, unrendered videos (the suite's `config` with
- * MM:SS answers and whenSearch "crops"), and their scene examples when the suite searches scenes
- * through crops too (see the top). Their ids start with "drill/".
+ * MM:SS answers and whenSearch "crops"), and their scene / order examples when the suite searches
+ * scenes / order through crops too (see the top). Their ids start with "drill/".
  */
 export function whenDrillExamples(
   config: SuiteConfig,
@@ -239,8 +241,11 @@ export function whenDrillExamples(
     count: d.videos,
     config: { ...config, whenAnswer: "mmss", whenSearch: "crops" },
   });
-  const drilled: readonly TemplateName[] =
-    config.sceneSearch === "crops" ? ["when", "scene_color", "scene_position"] : ["when"];
+  const drilled: readonly TemplateName[] = [
+    "when",
+    ...(config.sceneSearch === "crops" ? (["scene_color", "scene_position"] as const) : []),
+    ...(config.orderSearch === "crops" ? (["order"] as const) : []),
+  ];
   const templateOf = new Map(
     plan.questions.filter((q) => drilled.includes(q.template)).map((q) => [q.id, q.template as DrillTemplate]),
   );
@@ -255,8 +260,8 @@ export function whenDrillExamples(
 
 type SftExample = ReturnType<typeof sftExamples>["examples"][number];
 
-/** The templates a kind-2 drill holds: `when`, and the scene ones under sceneSearch "crops". */
-type DrillTemplate = "when" | "scene_color" | "scene_position";
+/** The templates a kind-2 drill holds: `when`, the scene ones under sceneSearch "crops", `order` under orderSearch "crops". */
+type DrillTemplate = "when" | "scene_color" | "scene_position" | "order";
 
 /** A drill example: kind 2 (when, crops-searched scenes) trains its answer turn, kind 3 (letter) from `from`, its letter, on. */
 export type Drilled =

@@ -52,7 +52,7 @@ describe("paravt suite generate", () => {
     expect(suite.videos.map((v) => v.annotation)).toEqual(plan.videos);
   });
 
-  it("passes --when-answer, --when-search, --scene-search, --shape-sentence, --describe-overview, --scene-answer, --mcq-answer and --option-style to the oracle", async () => {
+  it("passes --when-answer, --when-search, --scene-search, --order-search, --shape-sentence, --describe-overview, --scene-answer, --mcq-answer and --option-style to the oracle", async () => {
     const out = await mkdtemp(join(tmpdir(), "paravt-suite-cli-"));
     dirs.push(out);
     const args = ["--seed", "8", "--count", "1", "--out", out, "--min-minutes", "1", "--max-minutes", "1"];
@@ -62,6 +62,8 @@ describe("paravt suite generate", () => {
       "--when-search",
       "crops",
       "--scene-search",
+      "crops",
+      "--order-search",
       "crops",
       "--shape-sentence",
       "time-first",
@@ -82,6 +84,7 @@ describe("paravt suite generate", () => {
       whenAnswer: "mmss",
       whenSearch: "crops",
       sceneSearch: "crops",
+      orderSearch: "crops",
       shapeSentence: "time-first",
       describeOverview: true,
       sceneAnswer: "quote",

@@ -70,6 +70,18 @@ export const SuiteConfigSchema = z
      */
     sceneSearch: z.enum(["overview", "crops"]).default("overview"),
     /**
+     * Where the oracle's main agent looks for an `order` question's shapes (suite README "Oracle
+     * trajectories"): `overview` (default) starts from the shapes its K overview frames show and
+     * crops the stretches before the earliest; `crops` reads the video from 0 s through contiguous
+     * crops until a summary names one of the four shapes, then answers by quoting that sentence
+     * ("The first of the four shapes in my crops: A cyan square from 00:27 to 00:31 is in the
+     * top-center. So the cyan square came first (A)."). Why: ParaVT-nano's main agent states which
+     * overview frames show a shape no better than a blind guess (0.094, blind 0.074) and names the
+     * right first shape in 6 of 57 `order` answers (nano README, Quality bar); crops-only makes the
+     * answer a copy from the first tool response that names an option, as `sceneSearch` did.
+     */
+    orderSearch: z.enum(["overview", "crops"]).default("overview"),
+    /**
      * Word order of a shape's sentence in a sub-agent summary (suite README "Oracle
      * trajectories"): `position-first` (default) "A cyan square is in the center from 00:56 to
      * 01:03", or `time-first` "A cyan square from 00:56 to 01:03 is in the center", where the

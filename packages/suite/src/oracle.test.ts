@@ -294,6 +294,60 @@ describe("oracle scene trajectories that search through crops only (sceneSearch 
   });
 });
 
+describe("oracle order trajectories that search through crops only (orderSearch crops)", () => {
+  const base = { shapeSentence: "time-first", optionStyle: "text-first" } as const;
+  const overviewPlan = planSuite({ seed: 3, count: 40, config: base });
+  const cropsPlan = planSuite({ seed: 3, count: 40, config: { ...base, orderSearch: "crops" } });
+  const isOrder = (o: OracleRow) => questions.get(o.questionId)!.template === "order";
+  const order = cropsPlan.oracle.filter(isOrder);
+  const cropsQuestions = new Map(cropsPlan.questions.map((q) => [q.id, q]));
+
+  it("change only the order trajectories, and settle every one", () => {
+    expect(cropsPlan.questions).toEqual(overviewPlan.questions);
+    const other = (p: typeof cropsPlan) => p.oracle.filter((o) => !isOrder(o));
+    expect(other(cropsPlan)).toEqual(other(overviewPlan));
+    expect(order.length).toBe(overviewPlan.oracle.filter(isOrder).length);
+    expect(order.length).toBeGreaterThan(0);
+  });
+
+  it("read from 0 s through contiguous windows and answer right by quoting the first sentence that names an option", () => {
+    let secondRound = 0;
+    for (const o of order) {
+      const q = cropsQuestions.get(o.questionId)!;
+      expect(assistantTurns(o)[0]).toMatch(
+        /^<think>\nTo find which of the four shapes \(.*\) comes first I will look through the video from its start at one frame per second: 0-/,
+      );
+      const windows = o.rounds.flat();
+      expect(windows[0]!.start).toBe(0);
+      for (let i = 1; i < windows.length; i++) expect(windows[i]!.start).toBe(windows[i - 1]!.end);
+      if (o.rounds.length > 1) secondRound++;
+      expect(o.reward.acc).toBe(1);
+      const reason =
+        /^<think>\nThe first of the four shapes in my crops: (.*) So the (\w+ \w+) came first \(([A-D])\)\.\n<\/think>\n<answer>([A-D])<\/answer>$/.exec(
+          assistantTurns(o).at(-1)!,
+        )!;
+      expect(reason).not.toBeNull();
+      const [, sentence, name, lead, answer] = reason;
+      expect(lead).toBe(answer);
+      expect(q.options![["A", "B", "C", "D"].indexOf(answer!)]).toBe(name);
+      // The quote is word for word a sentence of a summary, and no summary before it names an option.
+      const summaries = o.subAgents.map((x) => x.summary);
+      const at = summaries.findIndex((x) => x.includes(sentence!));
+      expect(at).toBeGreaterThanOrEqual(0);
+      expect(sentence!.toLowerCase()).toContain(name!);
+      for (const earlier of summaries.slice(0, at)) for (const opt of q.options!) expect(earlier).not.toContain(opt);
+      // The same trajectory whatever K: the overview frames take no part in a decision.
+      const other = oracleTrajectory(q, videos.get(o.videoId)!, o.k === 8 ? 16 : 8, {
+        ...DEFAULT_CONFIG,
+        ...base,
+        orderSearch: "crops",
+      }).row!;
+      expect(other.turns.slice(1)).toEqual(o.turns.slice(1));
+    }
+    expect(secondRound).toBeGreaterThan(0);
+  });
+});
+
 describe("summaries", () => {
   it("state backgrounds, shapes, positions and first/last visible times in MM:SS", () => {
     const times = [58, 59, 60, 61, 62, 63];

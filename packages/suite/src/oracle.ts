@@ -10,7 +10,7 @@
 // at least as long as the shortest event (or gap), so shorter runs are never cropped.
 // With `whenSearch: "crops"` a `when` question's agent knows only what its crops show: it reads the
 // whole video through its sub-agents and answers from their summaries; `sceneSearch: "crops"` does
-// the same for `scene_color` and `scene_position` questions.
+// the same for `scene_color` and `scene_position` questions, `orderSearch: "crops"` for `order`.
 //
 // Every round's decision is a pure function of the Knowledge (observe.ts); the annotation is
 // only read through `observe` at the frame times the overview and the crops sample.
@@ -50,6 +50,7 @@ export type Priors = Pick<SuiteConfig, "minEventS" | "maxEventS" | "minGapS" | "
       | "whenAnswer"
       | "whenSearch"
       | "sceneSearch"
+      | "orderSearch"
       | "shapeSentence"
       | "describeOverview"
       | "sceneAnswer"
@@ -180,6 +181,61 @@ export function quoteScene(
 }
 
 /**
+ * The first sentence of the summaries, in the order they came, that names one of `looks`, and
+ * which one. Crops searched from 0 s come left to right, so it is the earliest of them shown.
+ */
+export function firstLookSentence(
+  summaries: readonly string[],
+  looks: readonly Appearance[],
+): { sentence: string; index: number } | null {
+  for (const summary of summaries) {
+    // Sentences end in ". " and never hold one inside (shape names, positions and MM:SS have none).
+    for (const sentence of summary.split(/(?<=\.) /)) {
+      const s = parseShapeSentence(sentence);
+      if (!s) continue;
+      const index = looks.findIndex((a) => a.color === s.color && a.shape === s.shape);
+      if (index >= 0) return { sentence, index };
+    }
+  }
+  return null;
+}
+
+/**
+ * `order` under `orderSearch: "crops"`: scan from 0 s through contiguous crops until one of the
+ * four shapes shows, then quote its summary sentence. The crops leave no unseen second before it,
+ * so the first option shape any summary names came first.
+ */
+function decideOrderByCrops(
+  options: readonly string[],
+  looks: readonly Appearance[],
+  k: Knowledge,
+  p: Priors,
+  summaries: readonly string[],
+): Decision {
+  const names = looks.map(appearanceName);
+  const found = firstLookSentence(summaries, looks);
+  if (found === null) {
+    const runs = k.unseenRuns(p.minEventS);
+    // The knowledge holds the crops only (oracleTrajectory): nothing seen yet = the first round.
+    const first = k.seen(() => true).length === 0;
+    return {
+      kind: "scan",
+      runs,
+      reason: first
+        ? `To find which of the four shapes (${names.join(", ")}) comes first I will look through the video from its start at one frame per second: ${listRuns(runs)}.`
+        : `None of the four shapes is in my crops so far, so I will look through the rest of the video: ${listRuns(runs)}.`,
+    };
+  }
+  const name = names[found.index]!;
+  const letter = LETTERS[found.index]!;
+  return {
+    kind: "answer",
+    answer: letter,
+    reason: `The first of the four shapes in my crops: ${found.sentence} So the ${name} came first${optionLead(options, name, letter, p)}.`,
+  };
+}
+
+/**
  * One round's decision for a question, from the knowledge alone (and, for `sceneAnswer:
  * "quote"`, the text of the summaries that knowledge was read from, in the order they came).
  */
@@ -286,6 +342,7 @@ export function decide(q: SuiteQuestion, k: Knowledge, p: Priors, summaries: rea
     }
     case "order": {
       const looks = q.params.options;
+      if (p.orderSearch === "crops") return decideOrderByCrops(q.options, looks, k, p, summaries);
       const firsts = looks.map((a) => k.seen(isLook(a))[0]);
       const seenIdx = looks.map((_, i) => i).filter((i) => firsts[i] !== undefined);
       const names = looks.map(appearanceName);
@@ -476,11 +533,12 @@ export interface OracleResult {
 export function oracleTrajectory(q: SuiteQuestion, a: VideoAnnotation, k: OverviewK, priors: Priors): OracleResult {
   const knowledge = new Knowledge(a.durationS);
   const overview = overviewTimestamps(a.durationS, k);
-  // whenSearch / sceneSearch "crops": the main agent does not read the target off its overview frames; it knows
+  // whenSearch / sceneSearch / orderSearch "crops": the main agent does not read the target off its overview frames; it knows
   // only what the sub-agents' summaries say.
   const cropsOnly =
     (q.template === "when" && priors.whenSearch === "crops") ||
-    ((q.template === "scene_color" || q.template === "scene_position") && priors.sceneSearch === "crops");
+    ((q.template === "scene_color" || q.template === "scene_position") && priors.sceneSearch === "crops") ||
+    (q.template === "order" && priors.orderSearch === "crops");
   if (!cropsOnly) for (const t of overview) knowledge.see(t, observe(a, t));
   const notes =
     priors.describeOverview && !cropsOnly && k <= DESCRIBED_MAX_K

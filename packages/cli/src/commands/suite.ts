@@ -3,7 +3,7 @@ import { runSubcommand, type CliIo, type Command } from "../command";
 
 const HELP = `Usage: paravt suite generate --seed S --count N --out DIR [--min-minutes A] [--max-minutes B]
                            [--when-answer seconds|mmss] [--when-search overview|crops]
-                           [--scene-search overview|crops]
+                           [--scene-search overview|crops] [--order-search overview|crops]
                            [--shape-sentence position-first|time-first] [--describe-overview]
                            [--scene-answer frame|quote] [--mcq-answer letter|scan]
                            [--option-style letter-first|text-first]
@@ -27,6 +27,8 @@ Options:
   --scene-search W   the same for scene_color / scene_position questions: overview (default) or
                      crops (with --scene-answer quote it also crops a shape's own seconds when the
                      window that showed it spans two scenes, so the answer quotes one summary)
+  --order-search W   the same for order questions: overview (default) or crops (from 0 s until a
+                     summary names one of the four shapes; the answer quotes that sentence)
   --shape-sentence O word order of a shape in the sub-agents' summaries: position-first (default;
                      "A red square is in the center from 00:56 to 01:03") or time-first ("A red
                      square from 00:56 to 01:03 is in the center"; an MM:SS when answer then
@@ -82,6 +84,7 @@ interface GenerateArgs {
   whenAnswer?: "seconds" | "mmss";
   whenSearch?: "overview" | "crops";
   sceneSearch?: "overview" | "crops";
+  orderSearch?: "overview" | "crops";
   shapeSentence?: "position-first" | "time-first";
   describeOverview?: boolean;
   sceneAnswer?: "frame" | "quote";
@@ -113,6 +116,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
         "when-answer": { type: "string" },
         "when-search": { type: "string" },
         "scene-search": { type: "string" },
+        "order-search": { type: "string" },
         "shape-sentence": { type: "string" },
         "describe-overview": { type: "boolean" },
         "scene-answer": { type: "string" },
@@ -130,6 +134,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
   const when = choice("when-answer", v["when-answer"], ["seconds", "mmss"] as const);
   const search = choice("when-search", v["when-search"], ["overview", "crops"] as const);
   const sceneSearch = choice("scene-search", v["scene-search"], ["overview", "crops"] as const);
+  const orderSearch = choice("order-search", v["order-search"], ["overview", "crops"] as const);
   const order = choice("shape-sentence", v["shape-sentence"], ["position-first", "time-first"] as const);
   const scene = choice("scene-answer", v["scene-answer"], ["frame", "quote"] as const);
   const mcq = choice("mcq-answer", v["mcq-answer"], ["letter", "scan"] as const);
@@ -143,6 +148,7 @@ function parseGenerate(args: readonly string[]): GenerateArgs {
     ...(when === undefined ? {} : { whenAnswer: when }),
     ...(search === undefined ? {} : { whenSearch: search }),
     ...(sceneSearch === undefined ? {} : { sceneSearch }),
+    ...(orderSearch === undefined ? {} : { orderSearch }),
     ...(order === undefined ? {} : { shapeSentence: order }),
     ...(v["describe-overview"] ? { describeOverview: true } : {}),
     ...(scene === undefined ? {} : { sceneAnswer: scene }),
@@ -171,6 +177,7 @@ async function generate(args: readonly string[], io: CliIo): Promise<number> {
       ...(opts.whenAnswer === undefined ? {} : { whenAnswer: opts.whenAnswer }),
       ...(opts.whenSearch === undefined ? {} : { whenSearch: opts.whenSearch }),
       ...(opts.sceneSearch === undefined ? {} : { sceneSearch: opts.sceneSearch }),
+      ...(opts.orderSearch === undefined ? {} : { orderSearch: opts.orderSearch }),
       ...(opts.shapeSentence === undefined ? {} : { shapeSentence: opts.shapeSentence }),
       ...(opts.describeOverview ? { describeOverview: true } : {}),
       ...(opts.sceneAnswer === undefined ? {} : { sceneAnswer: opts.sceneAnswer }),
