@@ -1,5 +1,6 @@
 // Does an mcq answer's letter say what its thinking concluded? For `scene_color` ("so its color
-// is white: option D") and `order` ("so the red square came first: option A") answers: the
+// is white: option D") and `order` ("so the red square came first: option A"; "So the …" after an
+// orderSearch "crops" quote) answers: the
 // option text the thinking names, whether that text is the right one, and whether the letter in
 // the answer tag is that text's letter in the question. A model can reason to the right text and
 // still write another letter (nano README, Quality bar: the letter comes before its text in the
@@ -8,7 +9,7 @@ import { LETTERS } from "@paravt/suite";
 
 const CONCLUSION: Readonly<Record<string, RegExp>> = {
   scene_color: /so its color is (\w+)[ .:][^]*<answer>\s*([A-D])\s*<\/answer>/,
-  order: /so the (\w+ \w+) came first[ .:][^]*<answer>\s*([A-D])\s*<\/answer>/,
+  order: /[Ss]o the (\w+ \w+) came first[ .:][^]*<answer>\s*([A-D])\s*<\/answer>/,
 };
 
 export interface LetterTally {

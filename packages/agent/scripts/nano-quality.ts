@@ -21,6 +21,7 @@ import { extractTimeRange, hasNonemptyAnswer, hasParseableToolCall, tagsBalanced
 import { readSuite, SHAPE_COLORS, SHAPES, type VideoAnnotation } from "@paravt/suite";
 import { loadCoreNanoEngine, runEpisode, scoreEpisode, videoFrameSampler, type Trajectory } from "../src/index";
 import { addLetters, mcqLetter, noLetters } from "./mcq-letters";
+import { addOrderQuotes, noOrderQuotes, ORDER_QUOTE_LEAD, orderQuote } from "./order-quotes";
 import { addQuotes, noQuotes, sceneQuote } from "./scene-quotes";
 import { addClaims, noClaims, overviewClaims } from "./overview-claims";
 
@@ -241,6 +242,8 @@ const claims = noClaims();
 const letters = noLetters();
 /** scene_color / scene_position answers (all K, with tools): rounds, and whether their quote is a tool response's (scene-quotes.ts). */
 const quotes = noQuotes();
+/** order answers (all K, with tools): rounds, and whether they quote the first response sentence naming an option (order-quotes.ts). */
+const orderQuotes = noOrderQuotes();
 /** Per K and tools: how many trajectories failed the format, by reason. */
 const failures = new Map<string, Map<string, number>>();
 /** Per K: each question's score with tools minus without (a paired comparison). */
@@ -307,6 +310,14 @@ for (const k of ks) {
         const responses = t.turns.flatMap((turn) => turn.toolCalls.map((c) => c.subAgentOutput ?? ""));
         const rounds = t.turns.filter((turn) => turn.toolCalls.length > 0).length;
         addQuotes(quotes, sceneQuote(q.template, q.params.scene, t.finalText, responses, rounds));
+      }
+      if (tools && q.template === "order") {
+        const responses = t.turns.flatMap((turn) => turn.toolCalls.map((c) => c.subAgentOutput ?? ""));
+        const rounds = t.turns.filter((turn) => turn.toolCalls.length > 0).length;
+        addOrderQuotes(
+          orderQuotes,
+          orderQuote(q.template, q.params.options, q.answerText, t.finalText, responses, rounds),
+        );
       }
       const copy = q.type === "oe" && tools ? answerCopiesThinking(t.turns.at(-1)?.rawText ?? "") : null;
       if (copy) {
@@ -430,6 +441,13 @@ console.log(
     `asked scene throughout with a shape in ${quotes.quotable}; the answer quotes "The background is <scene> throughout." ` +
     `in ${quotes.quoted}, word for word from a tool response in ${quotes.copied} (${quotes.copiedWhenQuotable} of the ${quotes.quotable})`,
 );
+console.log(
+  `order episodes (with tools): ${orderQuotes.episodes}, ` +
+    `${orderQuotes.episodes > 0 ? (orderQuotes.rounds / orderQuotes.episodes).toFixed(2) : "—"} tool rounds each; a tool ` +
+    `response names one of the four options in ${orderQuotes.findable}; the answer quotes "${ORDER_QUOTE_LEAD.trim()}" in ` +
+    `${orderQuotes.quoted}, a response's sentence word for word in ${orderQuotes.copied}, the first one naming an option in ` +
+    `${orderQuotes.first}; it concludes the right shape in ${orderQuotes.right}`,
+);
 const blind = (c: typeof claims.shape) => (c.stated > 0 ? (c.chance / c.stated).toFixed(3) : "—");
 console.log(
   `Main agent's first-turn claims about its overview frames (all K, with tools): "the X background shows at T" right ` +
@@ -458,6 +476,7 @@ if (values.json)
         overviewClaims: claims,
         mcqLetters: letters,
         sceneQuotes: quotes,
+        orderQuotes,
         grounding: Object.fromEntries(grounding),
         formatFailures: Object.fromEntries([...failures].map(([key, m]) => [key, Object.fromEntries(m)])),
       },

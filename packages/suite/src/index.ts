@@ -24,6 +24,7 @@ export {
   MAX_CALLS_PER_TURN,
   MAX_TOOL_ROUNDS,
   MAX_WINDOW_S,
+  firstLookSentence,
   oracleTrajectory,
   OVERVIEW_NOTES_LEAD,
   subAgentPrompt,
