@@ -9,7 +9,7 @@ const checkpoint = (name: string) => path.resolve(import.meta.dirname, "..", "pa
 // default's last six stages, packages/nano/gpu/train_sft.py): the default and an earlier, smaller
 // one, so the demo has two models to compare.
 export const DEFAULT_MODEL = {
-  name: "nano-default (small, SFT on the core 18800 steps + torch 4455 + 1856 + 8500 + 2583 + 4576 + 803 + 665 + 1424 + 1635, time tokens, text-first options)",
+  name: "nano-default (small, SFT on the core 18800 steps + torch 4455 + 1856 + 8500 + 2583 + 4576 + 803 + 665 + 1424 + 1635 + 3343, time tokens, text-first options, order read through crops)",
   checkpoint: checkpoint("default"),
   preset: "small",
 };

@@ -23,8 +23,8 @@ describe("default checkpoint", () => {
       contextLength: 2048,
       frameEncoding: "rgb+foreground",
     });
-    // The last stage of README "Default checkpoint" (`m2r`: 1,635 steps of gpu/train_sft.py on the CPU, seed 402).
-    expect(ckpt.training).toMatchObject({ step: 1635, seed: 402 });
+    // The last stage of README "Default checkpoint" (`o1`: 3,343 steps of gpu/train_sft.py on the CPU, seed 501).
+    expect(ckpt.training).toMatchObject({ step: 3343, seed: 501 });
     // Committed for inference only: the AdamW moments (13 MB) are left out.
     expect(ckpt.training.optimizer).toBeNull();
     const wte = ckpt.params.get("wte")!;
