@@ -6,7 +6,7 @@
 // opens with such a quote, whether the quoted sentence is word for word a response's, whether it
 // is the FIRST such sentence (firstLookSentence: the earliest option the crops show), and whether
 // the shape it concludes is the right answer.
-import { appearanceName, firstLookSentence, type Appearance } from "@paravt/suite";
+import { firstLookSentence, type Appearance } from "@paravt/suite";
 
 export const ORDER_QUOTE_LEAD = "The first of the four shapes in my crops: ";
 
@@ -61,10 +61,8 @@ export function orderQuote(
     quoted: quote !== null ? 1 : 0,
     copied: quote !== null && sentences.includes(quote) ? 1 : 0,
     first: quote !== null && quote === firstSentence?.sentence ? 1 : 0,
-    right:
-      concluded !== undefined && concluded === answerText && options.some((o) => appearanceName(o) === concluded)
-        ? 1
-        : 0,
+    // answerText is the right option's "color shape" (suite templates.ts), so equality suffices.
+    right: concluded === answerText ? 1 : 0,
   };
 }
 
