@@ -145,7 +145,12 @@ export function toResult(t: Trajectory, s: ReturnType<typeof scoreEpisode>): Sam
       parseIssues: turn.parseIssues,
       promptTokens: turn.promptTokens,
       completionTokens: turn.completionTokens,
-      timings: { latencyMs: turn.latencyMs, finish: turn.finish, maxTokens: turn.maxTokens },
+      timings: {
+        latencyMs: turn.latencyMs,
+        finish: turn.finish,
+        maxTokens: turn.maxTokens,
+        ...(turn.engineNotes ? { engineNotes: turn.engineNotes } : {}),
+      },
       toolCalls: turn.toolCalls.map((c) => ({
         index: c.index,
         name: c.name ?? "",

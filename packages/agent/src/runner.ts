@@ -208,6 +208,7 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<Trajectory> {
       maxTokens,
       latencyMs: completion.latencyMs,
       forcedFinal,
+      ...(completion.notes && completion.notes.length > 0 ? { engineNotes: completion.notes } : {}),
     };
     traj.turns.push(turn);
     messages.push({ role: "assistant", content: (forcedPrefix ?? "") + completion.text });

@@ -77,6 +77,8 @@ export const TurnRecordSchema = z.object({
   latencyMs: z.number(),
   /** The turn after the last tool round (SPEC §5: asked once more for a final answer). */
   forcedFinal: z.boolean(),
+  /** How the engine rebuilt rawText from the server's response (reasoning / tool_calls fields); absent when it is the content as is. */
+  engineNotes: z.array(z.string()).optional(),
 });
 export type TurnRecord = z.infer<typeof TurnRecordSchema>;
 

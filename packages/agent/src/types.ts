@@ -45,6 +45,8 @@ export interface Completion {
   /** "stop": the model ended its turn; "length": max tokens or context reached. */
   finish: "stop" | "length";
   latencyMs: number;
+  /** How the engine rebuilt `text` from the response (e.g. reasoning moved back into `<think>`); absent when it did not. */
+  notes?: string[];
 }
 
 /** Why an engine could not answer. Infrastructure failures make a sample `error`, never a wrong answer (SPEC §5). */

@@ -3,11 +3,14 @@
 // assistant message with the vLLM/SGLang extension `continue_final_message: true,
 // add_generation_prompt: false`. Transient failures (network errors, timeouts, 429, 5xx) are
 // retried a bounded number of times with exponential backoff and full jitter; what still fails is
-// an EngineError, so the runner records an error, never a wrong answer (SPEC §5).
+// an EngineError, so the runner records an error, never a wrong answer (SPEC §5). Responses are read
+// by openai-response.ts: reasoning and tool calls that a server's parsers split off are put back
+// into the turn text.
 
 import { z } from "zod";
 import { mapPool } from "../pool";
-import { ChatCompletionResponseSchema, jpegDataUrl, type WireMessage } from "../openai-wire";
+import { jpegDataUrl, type WireMessage } from "../openai-wire";
+import { readCompletionResponse } from "./openai-response";
 import {
   EngineError,
   type ChatEngine,
@@ -165,7 +168,7 @@ export class OpenAIEngine implements ChatEngine {
     const body = JSON.stringify(chatCompletionBody(this.o.model, r, this.o.extraBody));
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.attempt(body, signal, caller);
+        return await this.attempt(body, r.forcedPrefix, signal, caller);
       } catch (e) {
         const err = e instanceof EngineError ? e : new EngineError("internal", String(e), false, { cause: e });
         if (!err.retryable || attempt >= this.o.retries || signal.aborted) throw err;
@@ -179,7 +182,12 @@ export class OpenAIEngine implements ChatEngine {
     }
   }
 
-  private async attempt(body: string, signal: AbortSignal, caller?: AbortSignal): Promise<Completion> {
+  private async attempt(
+    body: string,
+    forcedPrefix: string | undefined,
+    signal: AbortSignal,
+    caller?: AbortSignal,
+  ): Promise<Completion> {
     if (this.hooks.checkUrl) {
       try {
         await this.hooks.checkUrl(this.url);
@@ -232,17 +240,14 @@ export class OpenAIEngine implements ChatEngine {
     } catch {
       throw new EngineError("bad_response", `the response is not JSON: ${text.slice(0, 200)}`);
     }
-    const parsed = ChatCompletionResponseSchema.safeParse(json);
-    if (!parsed.success) {
-      throw new EngineError("bad_response", `unexpected response shape: ${z.prettifyError(parsed.error)}`);
-    }
-    const choice = parsed.data.choices[0]!;
+    const read = readCompletionResponse(json, forcedPrefix);
     return {
-      text: choice.message.content ?? "",
-      promptTokens: parsed.data.usage?.prompt_tokens ?? 0,
-      completionTokens: parsed.data.usage?.completion_tokens ?? 0,
-      finish: choice.finish_reason === "length" ? "length" : "stop",
+      text: read.text,
+      promptTokens: read.promptTokens,
+      completionTokens: read.completionTokens,
+      finish: read.finish,
       latencyMs,
+      ...(read.notes.length > 0 ? { notes: read.notes } : {}),
     };
   }
 }
