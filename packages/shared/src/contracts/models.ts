@@ -48,3 +48,32 @@ export const modelOutput = z.object({
   createdAt: z.date(),
 });
 export type ModelOutput = z.infer<typeof modelOutput>;
+
+const imageCheck = z.union([
+  z.object({
+    ok: z.literal(true),
+    /** The start of the model's answer. */
+    answer: z.string(),
+    /** The field a server-side reasoning parser filled, null when none. */
+    reasoningField: z.enum(["reasoning", "reasoning_content"]).nullable(),
+  }),
+  z.object({ ok: z.literal(false), error: z.string() }),
+]);
+
+/** What probing an OpenAI-compatible endpoint found (server/endpoint-probe.ts); stored in the model's config as `probe`. */
+export const endpointProbe = z.object({
+  probedAt: z.string(),
+  durationMs: z.number(),
+  /** Model ids of GET /models. */
+  modelIds: z.array(z.string()),
+  modelsError: z.string().nullable(),
+  servedModelListed: z.boolean(),
+  /** The served model's context length when the server tells it (vLLM, SGLang). */
+  maxModelLen: z.number().int().nullable(),
+  oneImage: imageCheck,
+  severalImages: imageCheck,
+  /** `reasoning` / `reasoning_content` when the server runs a reasoning parser. */
+  reasoningParser: z.enum(["reasoning", "reasoning_content"]).nullable(),
+  warnings: z.array(z.string()),
+});
+export type EndpointProbe = z.infer<typeof endpointProbe>;

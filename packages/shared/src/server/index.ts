@@ -17,6 +17,7 @@ export * from "./media-paths";
 export * from "./sniff";
 export * as datasets from "./services/datasets";
 export * from "./endpoint-policy";
+export * from "./endpoint-probe";
 export * as models from "./services/models";
 export * as training from "./services/training";
 export * as metrics from "./services/metrics";

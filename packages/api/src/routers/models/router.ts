@@ -1,4 +1,4 @@
-import { modelCreateInput, modelOutput, modelRefInput, modelUpdateInput } from "@paravt/shared";
+import { endpointProbe, modelCreateInput, modelOutput, modelRefInput, modelUpdateInput } from "@paravt/shared";
 import { assertCan, models } from "@paravt/shared/server";
 import { z } from "zod";
 import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc";
@@ -51,6 +51,24 @@ export const modelsRouter = createTRPCRouter({
     .mutation(({ ctx, input }) => {
       assertCan(ctx.access, "models.manage");
       return models.updateModel(ctx.access, input);
+    }),
+  probe: projectEditorProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/projects/{projectId}/models/{modelId}/probe",
+        tags: ["models"],
+        summary:
+          "Probe an OpenAI-compatible endpoint: served models and context length, one image, several images, reasoning parser",
+        description: "Token scope: WRITE. The result is also stored in the model's config as `probe`.",
+        protect: true,
+      },
+    })
+    .input(modelRefInput)
+    .output(endpointProbe)
+    .mutation(({ ctx, input }) => {
+      assertCan(ctx.access, "models.manage");
+      return models.probeModel(ctx.access, input.modelId);
     }),
   delete: projectEditorProcedure
     .meta({

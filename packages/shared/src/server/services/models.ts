@@ -2,11 +2,12 @@
 // models whose runs are imported. An endpoint's API key is encrypted at rest (AES-256-GCM,
 // crypto.ts) and no API output ever contains it; only `hasApiKey` tells that one is set.
 import { Prisma, type Model } from "@paravt/db";
-import type { ModelConfigInput, ModelOutput } from "../../contracts/models";
+import type { EndpointProbe, ModelConfigInput, ModelOutput } from "../../contracts/models";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors";
 import { decryptSecret, encryptSecret } from "../crypto";
 import { db } from "../db";
 import { checkEndpointUrl } from "../endpoint-policy";
+import { probeEndpoint } from "../endpoint-probe";
 import { serverEnv } from "../env";
 import type { ProjectAccess } from "./access";
 
@@ -89,4 +90,30 @@ export async function modelApiKey(modelId: string): Promise<string | null> {
   const m = await db().model.findUnique({ where: { id: modelId }, select: { secretEnc: true } });
   if (!m) throw new NotFoundError("Model");
   return m.secretEnc ? decryptSecret(m.secretEnc) : null;
+}
+
+/**
+ * Probes a registered OpenAI-compatible endpoint (models, one image, several images, reasoning
+ * parser; endpoint-probe.ts) and keeps the result in its config as `probe`, so the launch form can
+ * show it before an evaluation is launched.
+ */
+export async function probeModel(access: ProjectAccess, modelId: string): Promise<EndpointProbe> {
+  const m = await db().model.findFirst({ where: { id: modelId, projectId: access.projectId } });
+  if (!m) throw new NotFoundError("Model");
+  if (m.kind !== "OPENAI_COMPATIBLE") throw new ValidationError("Only OpenAI-compatible endpoints can be probed");
+  const config = (m.config ?? {}) as { baseUrl?: unknown; servedModel?: unknown };
+  if (typeof config.baseUrl !== "string" || typeof config.servedModel !== "string") {
+    throw new ValidationError("This model has no base URL / served model to probe");
+  }
+  const probe = await probeEndpoint({
+    baseUrl: config.baseUrl,
+    servedModel: config.servedModel,
+    apiKey: m.secretEnc ? decryptSecret(m.secretEnc) : null,
+    allow: serverEnv().MODEL_ENDPOINT_ALLOW,
+  });
+  await db().model.update({
+    where: { id: m.id },
+    data: { config: { ...(m.config as Prisma.JsonObject), probe: probe as unknown as Prisma.InputJsonObject } },
+  });
+  return probe;
 }

@@ -1,8 +1,9 @@
 "use client";
 import type { ModelConfigInput } from "@paravt/shared";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { Fragment, useState, type FormEvent } from "react";
 import { timeAgo } from "@/components/format";
+import { EndpointProbeSummary, storedProbe } from "@/components/models/endpoint-probe";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -32,6 +33,8 @@ export default function ModelsPage() {
   const refetch = () => void list.refetch();
   const create = useMutation(trpc.models.create.mutationOptions({ onSuccess: refetch }));
   const remove = useMutation(trpc.models.delete.mutationOptions({ onSuccess: refetch }));
+  // Probing asks the server what it serves and whether it takes several images (docs/serving.md).
+  const probe = useMutation(trpc.models.probe.mutationOptions({ onSettled: refetch }));
   const [kind, setKind] = useState<Kind>("OPENAI_COMPATIBLE");
 
   function onCreate(e: FormEvent<HTMLFormElement>) {
@@ -47,11 +50,16 @@ export default function ModelsPage() {
     const apiKey = get("apiKey");
     create.mutate(
       { projectId, name: get("name"), config, ...(apiKey ? { apiKey } : {}) },
-      { onSuccess: () => (e.target as HTMLFormElement).reset() },
+      {
+        onSuccess: (m) => {
+          (e.target as HTMLFormElement).reset();
+          if (m.kind === "OPENAI_COMPATIBLE") probe.mutate({ projectId, modelId: m.id });
+        },
+      },
     );
   }
 
-  const error = create.error ?? remove.error;
+  const error = create.error ?? remove.error ?? probe.error;
   return (
     <div className="flex flex-col gap-6">
       {can("models.manage") && (
@@ -119,24 +127,51 @@ export default function ModelsPage() {
           </tr>
         </thead>
         <tbody>
-          {list.data?.map((m) => (
-            <tr key={m.id}>
-              <Td className="font-medium">{m.name}</Td>
-              <Td>
-                <Badge>{m.kind.toLowerCase().replace("_", " ")}</Badge>
-              </Td>
-              <Td className="max-w-md truncate font-mono text-xs text-muted">{describe(m.config)}</Td>
-              <Td>{m.hasApiKey ? <Badge tone="success">set</Badge> : <span className="text-muted">—</span>}</Td>
-              <Td className="text-muted">{timeAgo(m.createdAt)}</Td>
-              {can("models.manage") && (
-                <Td className="text-right">
-                  <Button size="sm" variant="ghost" onClick={() => remove.mutate({ projectId, modelId: m.id })}>
-                    Remove
-                  </Button>
-                </Td>
-              )}
-            </tr>
-          ))}
+          {list.data?.map((m) => {
+            const found = storedProbe(m.config);
+            const probing = probe.isPending && probe.variables?.modelId === m.id;
+            return (
+              <Fragment key={m.id}>
+                <tr>
+                  <Td className="font-medium">{m.name}</Td>
+                  <Td>
+                    <Badge>{m.kind.toLowerCase().replace("_", " ")}</Badge>
+                  </Td>
+                  <Td className="max-w-md truncate font-mono text-xs text-muted">{describe(m.config)}</Td>
+                  <Td>{m.hasApiKey ? <Badge tone="success">set</Badge> : <span className="text-muted">—</span>}</Td>
+                  <Td className="text-muted">{timeAgo(m.createdAt)}</Td>
+                  {can("models.manage") && (
+                    <Td className="whitespace-nowrap text-right">
+                      {m.kind === "OPENAI_COMPATIBLE" && (
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          disabled={probing}
+                          onClick={() => probe.mutate({ projectId, modelId: m.id })}
+                        >
+                          {probing ? "Probing…" : "Probe"}
+                        </Button>
+                      )}
+                      <Button size="sm" variant="ghost" onClick={() => remove.mutate({ projectId, modelId: m.id })}>
+                        Remove
+                      </Button>
+                    </Td>
+                  )}
+                </tr>
+                {m.kind === "OPENAI_COMPATIBLE" && (found || probing) && (
+                  <tr>
+                    <Td colSpan={can("models.manage") ? 6 : 5} className="pt-0">
+                      {found ? (
+                        <EndpointProbeSummary probe={found} />
+                      ) : (
+                        <span className="text-xs text-muted">Probing…</span>
+                      )}
+                    </Td>
+                  </tr>
+                )}
+              </Fragment>
+            );
+          })}
           {list.data?.length === 0 && <EmptyRow colSpan={6}>No models yet.</EmptyRow>}
         </tbody>
       </Table>
