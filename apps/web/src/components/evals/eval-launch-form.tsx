@@ -9,6 +9,7 @@ import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
 import { Field, Input, Select } from "../ui/input";
+import { storedProbe } from "@/components/models/endpoint-probe";
 import { CheckboxGroup } from "./checkbox-group";
 import { MODE_HINT, MODE_LABEL } from "./format";
 import {
@@ -60,6 +61,22 @@ function Check({
  * the API's own schema (evalLaunchInput) and evalModelProblems, so reasons show next to the
  * fields before anything is sent.
  */
+/** The kind, and for an endpoint what its last probe found (Models page), so problems show before launching. */
+function modelHint(m: { kind: string; config: Record<string, unknown> }): string {
+  const kind = m.kind.toLowerCase().replace("_", " ");
+  if (m.kind !== "OPENAI_COMPATIBLE") return kind;
+  const probe = storedProbe(m.config);
+  if (!probe) return `${kind} · not probed yet (Models page)`;
+  const problems = [
+    probe.modelsError,
+    probe.oneImage.ok ? null : probe.oneImage.error,
+    ...probe.warnings, // includes "several images per request are refused"
+  ].filter((p) => p !== null);
+  return problems.length === 0
+    ? `${kind} · probe ok`
+    : `${kind} · probe: ${problems.length} problem(s), see Models page`;
+}
+
 export function EvalLaunchForm({ projectId }: { projectId: string }) {
   const trpc = useTRPC();
   const router = useRouter();
@@ -115,7 +132,7 @@ export function EvalLaunchForm({ projectId }: { projectId: string }) {
             options={modelRows.map((m) => ({
               value: m.id,
               label: m.name,
-              hint: m.kind.toLowerCase().replace("_", " "),
+              hint: modelHint(m),
             }))}
             selected={form.modelIds}
             onChange={(modelIds) => update("modelIds", { modelIds })}
