@@ -45,6 +45,18 @@ export async function listFiles(dir: string, re: RegExp): Promise<string[]> {
   }
 }
 
+/**
+ * Hugging Face parquet shards (`<split>-00000-of-00002.parquet`, …) matching `re` in the first of
+ * `subdirs` (relative to `dir`, "" = `dir` itself) that has any, as absolute paths in name order.
+ */
+export async function findShards(dir: string, subdirs: readonly string[], re: RegExp): Promise<string[]> {
+  for (const sub of subdirs) {
+    const names = await listFiles(join(dir, sub), re);
+    if (names.length) return names.map((n) => join(dir, sub, n));
+  }
+  return [];
+}
+
 export async function readText(abs: string, shown: string): Promise<string> {
   let text: string;
   try {

@@ -34,16 +34,34 @@ export { CustomRowSchema, type CustomRow } from "./loaders/custom";
 export { MLVU_MC_TASKS } from "./loaders/mlvu";
 export { VIDEOMME_DURATIONS, VIDEOMME_SPLITS } from "./loaders/videomme";
 export {
+  isSummaryAll,
   parseReferenceOutput,
   readReferenceOutput,
   readReferenceOutputs,
+  REFERENCE_DATASETS,
   ReferenceOutputFileSchema,
   ReferenceResultRowSchema,
+  SUMMARY_ALL_FILE,
   type ReferenceOutput,
+  type ReferenceOutputFolder,
   type ReferenceResult,
 } from "./reference-output";
+export {
+  matchReferenceOutput,
+  referenceBenchmark,
+  REFERENCE_SKIP_REASONS,
+  type MatchableSample,
+  type MatchedRow,
+  type MatchTarget,
+  type ReferenceImportReport,
+  type ReferenceMatch,
+  type ReferenceSkipReason,
+  type SkippedReferenceRow,
+} from "./reference-match";
+export { pyFloatRepr, pyListRepr, pyStrRepr } from "./python-repr";
 export { srtToText, withSubtitles } from "./srt";
 export {
+  bucketOf,
   classifyPath,
   EXAMPLES_KEPT,
   fileUri,
@@ -61,20 +79,22 @@ export {
 } from "./paravt-parquet/sentinel";
 export {
   inlineOptions,
-  mapRowPaths,
   questionText,
   readExtraInfo,
   rowKind,
-  rowPaths,
+  rowTurns,
   videoPaths,
   VIDEO_MARKER,
-  type PathSite,
   type RowKind,
 } from "./paravt-parquet/rows";
+export { materializeRow, walkMessages, walkVideos, type RowRewriter } from "./paravt-parquet/walk";
 export {
   materializeParquetFile,
   materializeRows,
   MaterializeOptionsSchema,
+  referenceLocator,
   type MaterializeOptions,
 } from "./paravt-parquet/materialize";
+export { dumpsPyJson, parsePyJson, PyInt, PyJsonError, type PyJson } from "./paravt-parquet/python-json";
+export { pythonExists, pythonRealpath, RealpathCache } from "./paravt-parquet/python-path";
 export { parseSpanText, spanAnswer } from "./spans";

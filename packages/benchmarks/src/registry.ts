@@ -50,13 +50,19 @@ export const BENCHMARKS: readonly BenchmarkInfo[] = [
         required: true,
         description: "questions: question_id, videoID, duration, question, options, answer, …",
       },
+      {
+        path: "videomme/data/<videoID>.mp4, videomme/subtitle/<videoID>.srt",
+        required: false,
+        description: "the reference evaluator's HF_HOME layout (give HF_HOME as the directory)",
+      },
       { path: "data/<videoID>.mp4", required: true, description: "videos (videos_chunked_*.zip unpacked)" },
       { path: "subtitle/<videoID>.srt", required: false, description: "subtitles (subtitle.zip), for test_subtitles" },
     ],
     videoDirs: ["data", "video", "videos"],
     variants: [
       "parquet in the directory itself, or several test-*-of-*.parquet shards",
-      "videos in data/, video/ or videos/; subtitles in subtitle/ or subtitles/",
+      "videos in data/, video/, videos/ or videomme/data/; subtitles in subtitle/, subtitles/ or videomme/subtitle/",
+      "metadata.referenceId = videoID (the reference evaluator's row id, shared by a video's questions)",
       "options with or without their letters",
       "a video without an SRT file keeps its question unprefixed (counted in stats.subtitles.missing)",
     ],
@@ -76,13 +82,14 @@ export const BENCHMARKS: readonly BenchmarkInfo[] = [
       {
         path: "lvb_val.json | validation-00000-of-00001.parquet",
         required: true,
-        description: "questions: id, video_path, question, candidates, correct_choice, duration, …",
+        description:
+          "questions: id, video_path, question, candidates (json) or option0..option4 (parquet), correct_choice, duration, …",
       },
       { path: "videos/<video_path>", required: true, description: "videos (videos.tar.part.* joined and unpacked)" },
     ],
     videoDirs: ["videos", "video"],
     variants: [
-      "lvb_val.json or the validation parquet with the same columns",
+      'lvb_val.json, or the validation parquet (option0..option4, "N/A" or empty = no option) that lmms-eval and the reference evaluator read',
       "a missing video_path falls back to <video_id>.mp4",
     ],
   },
@@ -99,7 +106,7 @@ export const BENCHMARKS: readonly BenchmarkInfo[] = [
     source: "github.com/THUDM/LVBench, huggingface.co/datasets/THUDM/LVBench",
     files: [
       {
-        path: "video_info.meta.jsonl | data/video_info.meta.jsonl",
+        path: "video_info.meta.jsonl | data/video_info.meta.jsonl | train-*-of-*.parquet",
         required: true,
         description:
           "one line per video: key, type, video_info, qa [{uid, question, answer, question_type, time_reference}]",
@@ -107,7 +114,11 @@ export const BENCHMARKS: readonly BenchmarkInfo[] = [
       { path: "videos/<key>.mp4", required: true, description: "videos named by their YouTube id" },
     ],
     videoDirs: ["videos", "all_videos", "video"],
-    variants: ["videos in videos/, all_videos/ or video/", "video_info.duration (seconds) or duration_minutes"],
+    variants: [
+      "videos in videos/, all_videos/ or video/",
+      "video_info.duration (seconds) or duration_minutes",
+      "lmms-lab/LVBench parquet (uid, video_path, question, answer; videos at video_path under the directory)",
+    ],
   },
   {
     id: "mlvu",
@@ -123,7 +134,7 @@ export const BENCHMARKS: readonly BenchmarkInfo[] = [
     source: "huggingface.co/datasets/MLVU/MVLU (github.com/JUNJIE99/MLVU)",
     files: [
       {
-        path: "MLVU/json/1_plotQA.json … 7_topic_reasoning.json",
+        path: "MLVU/json/1_plotQA.json … 7_topic_reasoning.json | test-*-of-*.parquet",
         required: true,
         description: "per task: video, duration, question, candidates, answer (the correct candidate's text)",
       },
@@ -134,16 +145,18 @@ export const BENCHMARKS: readonly BenchmarkInfo[] = [
       "the dataset root or MLVU/ itself as the directory",
       "a video directly in the video folder",
       "8_sub_scene / 9_summary (generation tasks) are not loaded",
+      "sy1998/MLVU_dev parquet (video_name, question, candidates, answer text, task_type): keys <task_type>-<i> as the reference evaluator numbers them; videos under MLVU/video/",
     ],
   },
   {
     id: "mmvu",
     title: "MMVU (validation)",
-    description: "Expert-domain videos across 27 subjects; the multiple-choice questions of the validation split.",
+    description:
+      "Expert-domain videos across 27 subjects, validation split: multiple-choice and open-ended questions (scored as the reference evaluator does).",
     splits: ["validation"],
     defaultSplit: "validation",
-    questionType: "mcq",
-    metric: "accuracy",
+    questionType: "mixed",
+    metric: "accuracy (open-ended rows: the reference's letter comparison, metadata.referenceScoring)",
     optionStyle: "A: text",
     supportsSubtitles: false,
     source: "github.com/yale-nlp/MMVU, huggingface.co/datasets/yale-nlp/MMVU",
@@ -157,7 +170,7 @@ export const BENCHMARKS: readonly BenchmarkInfo[] = [
     ],
     videoDirs: [""],
     variants: [
-      "open-ended rows are skipped (not_multiple_choice)",
+      "open-ended rows load as oe samples marked referenceScoring: extract_letter",
       "video directory = dataset root or its videos/ folder",
       "choices as an object or a list; trailing empty choices ignored",
     ],
@@ -175,9 +188,10 @@ export const BENCHMARKS: readonly BenchmarkInfo[] = [
     source: "github.com/jiyanggao/TALL (charades_sta_test.txt), Charades v1 (allenai.org)",
     files: [
       {
-        path: "charades_sta_test.txt | charades_sta_test.json | charades_test.json",
+        path: "charades_sta_test.txt | charades_sta_test.json | charades_test.json | test-*-of-*.parquet",
         required: true,
-        description: '"<id> <start> <end>##<sentence>" lines, or {<id>: {duration, timestamps, sentences}}',
+        description:
+          '"<id> <start> <end>##<sentence>" lines, {<id>: {duration, timestamps, sentences}}, or lmms-lab/charades_sta rows (video, caption, timestamp)',
       },
       { path: "Charades_v1_test.csv", required: false, description: "video lengths (column length)" },
       { path: "Charades_v1_480/<id>.mp4", required: true, description: "Charades v1 videos" },
@@ -187,6 +201,7 @@ export const BENCHMARKS: readonly BenchmarkInfo[] = [
       "files at the top or in annotations/",
       "no CSV: lengths unknown (a warning)",
       "an end past the video's length is kept and flagged in metadata.endBeyondDuration",
+      "lmms-lab/charades_sta parquet: metadata.referenceId (row position) and referenceKey (video>>>caption>>>timestamp) as the reference evaluator writes them",
     ],
   },
   {

@@ -96,8 +96,6 @@ export const SKIP_REASONS = [
   "bad_timestamps",
   /** Same key as an earlier row of the same split. */
   "duplicate_key",
-  /** An open-ended row of a benchmark the protocol scores as multiple choice (MMVU). */
-  "not_multiple_choice",
   /** A ParaVT SFT row (SPEC §6 `messages`) without an `extra_info` answer and question type. */
   "unlabeled_sft_row",
 ] as const;

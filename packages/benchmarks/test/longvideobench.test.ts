@@ -87,7 +87,7 @@ describe("LongVideoBench loader", () => {
     ]);
     await touchVideos(dir, ["videos/vid1.mp4", "videos/vid2.mp4"]);
     const res = await loadBenchmark({ benchmark: "longvideobench", dir });
-    expect(res.stats.variant).toBe("parquet");
+    expect(res.stats.variant).toBe("parquet (candidates)");
     expect(res.samples.map((s) => [s.key, s.answer, s.metadata.durationGroup])).toEqual([
       ["vid1_0", "C", 600],
       ["vid1_1", "E", 600],

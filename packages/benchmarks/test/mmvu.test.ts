@@ -32,24 +32,31 @@ const ROWS = [
 ];
 
 describe("MMVU loader", () => {
-  it("maps the Hugging Face video URLs to local files and keeps multiple-choice rows", async () => {
+  it("maps the Hugging Face video URLs to local files; keeps multiple-choice and open-ended rows", async () => {
     const dir = await tempDir();
     await write(dir, "validation.json", ROWS);
     await touchVideos(dir, ["videos/Chemistry/0.mp4", "videos/Art/3.mp4"]);
     const res = await loadBenchmark({ benchmark: "mmvu", dir });
     expect(res.split).toBe("validation");
-    expect(res.samples.map((s) => [s.key, s.answer])).toEqual([
-      ["validation_1", "A"],
-      ["validation_2", "C"],
+    expect(res.samples.map((s) => [s.key, s.questionType, s.answer])).toEqual([
+      ["validation_1", "mcq", "A"],
+      ["validation_2", "mcq", "C"],
+      ["validation_0", "oe", "Dolly Zoom"],
     ]);
+    // The reference evaluator scores open-ended rows with extract_letter (driver.py::_score): marked.
+    expect(res.samples[2]).toMatchObject({
+      question: "How many grams of precipitate?",
+      options: null,
+      metadata: { referenceId: "validation_0", mmvuQuestionType: "open-ended", referenceScoring: "extract_letter" },
+    });
+    expect(res.samples[0]!.metadata).not.toHaveProperty("referenceScoring");
     expect(res.samples[0]).toMatchObject({
       question: "How many grams of precipitate?\nA: 10.0\nB: 5.0\nC: 12.0\nD: 15.0\nE: 20.0",
       videoPath: join(dir, "videos", "Chemistry", "0.mp4"),
-      metadata: { subject: "Chemistry", video: "videos/Chemistry/0.mp4" },
+      metadata: { referenceId: "validation_1", subject: "Chemistry", video: "videos/Chemistry/0.mp4" },
     });
     expect(res.samples[1]!.options).toEqual(["x", "y", "z"]);
     expect(reasons(res.skipped)).toEqual({
-      not_multiple_choice: 1,
       unknown_answer: 1,
       malformed_options: 1,
       missing_video: 1,

@@ -1,7 +1,12 @@
 // ParaVT parquet fixtures (SPEC §6), written by the tests with hyparquet-writer in the nested
 // layouts pyarrow / datasets produce: `prompt` and `messages` as lists of structs, `videos` as a
-// list of {video} structs (or of strings), `extra_info` as a JSON string column or as a struct.
-// Also used by the worker's import test and the CLI test (imported by relative path).
+// list of {video} structs (or of strings), `extra_info` as a JSON string column or as a struct,
+// and SFT `messages` also as one JSON string per row. These are the shapes the reference
+// materializer reads (EvolvingLMMs-Lab/ParaVT `paravt/data/materialize.py`: `pq.read_table`, then
+// `_walk_messages` on a list / dict / JSON string `messages` value whose content items carry
+// `type` + `video_url: {url}` / `image_url: {url}`, and `_walk_videos` on a list of `{video}`
+// dicts) and the reference RL dataset reads (`paravt/rl/data/dataset.py`: `prompt`, `videos`,
+// `extra_info`). Also used by the worker's import test and the CLI test (imported by relative path).
 
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -86,12 +91,38 @@ export interface SftContentItem {
 
 export interface SftFixtureRow {
   messages: { role: string; content: SftContentItem[] }[];
-  /** SFT rows here list their videos as plain strings (the other list shape). */
   videos: string[];
   extra_info?: string | null;
 }
 
-export async function writeSftParquet(abs: string, rows: readonly SftFixtureRow[]): Promise<string> {
+export interface SftLayout {
+  /** `list` (default): a list of structs; `json`: one JSON string per row (Python's json.dumps). */
+  messages?: "list" | "json";
+  /** `string` (default): a list of strings; `struct`: a list of {video} structs. */
+  videos?: "string" | "struct";
+}
+
+/** The text `json.dumps(value)` writes (default separators ", " and ": ", ASCII escapes). */
+export function pythonJsonDumps(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "string") {
+    return JSON.stringify(value).replace(
+      /[\u007f-\uffff]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    );
+  }
+  if (typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(pythonJsonDumps).join(", ")}]`;
+  return `{${Object.entries(value)
+    .map(([k, v]) => `${pythonJsonDumps(k)}: ${pythonJsonDumps(v)}`)
+    .join(", ")}}`;
+}
+
+export async function writeSftParquet(
+  abs: string,
+  rows: readonly SftFixtureRow[],
+  layout: SftLayout = {},
+): Promise<string> {
   await mkdir(dirname(abs), { recursive: true });
   const item = struct("element", [
     [str("type")],
@@ -99,9 +130,11 @@ export async function writeSftParquet(abs: string, rows: readonly SftFixtureRow[
     struct("video_url", [[str("url")]]),
     struct("image_url", [[str("url")]]),
   ]);
+  const json = layout.messages === "json";
+  const structVideos = layout.videos === "struct";
   const children: SchemaElement[][] = [
-    list("messages", struct("element", [[str("role")], list("content", item)])),
-    list("videos", [str("element")]),
+    json ? [str("messages")] : list("messages", struct("element", [[str("role")], list("content", item)])),
+    structVideos ? list("videos", struct("element", [[str("video")]])) : list("videos", [str("element")]),
     [str("extra_info")],
   ];
   parquetWriteFile({
@@ -111,18 +144,21 @@ export async function writeSftParquet(abs: string, rows: readonly SftFixtureRow[
       {
         name: "messages",
         data: rows.map((r) =>
-          r.messages.map((m) => ({
-            role: m.role,
-            content: m.content.map((c) => ({
-              type: c.type,
-              text: c.text ?? null,
-              video_url: c.video_url ?? null,
-              image_url: c.image_url ?? null,
-            })),
-          })),
+          // The JSON layout keeps only the keys an item has (as a Python writer of dicts would).
+          json
+            ? pythonJsonDumps(r.messages)
+            : r.messages.map((m) => ({
+                role: m.role,
+                content: m.content.map((c) => ({
+                  type: c.type,
+                  text: c.text ?? null,
+                  video_url: c.video_url ?? null,
+                  image_url: c.image_url ?? null,
+                })),
+              })),
         ),
       },
-      { name: "videos", data: rows.map((r) => r.videos) },
+      { name: "videos", data: rows.map((r) => (structVideos ? r.videos.map((video) => ({ video })) : r.videos)) },
       { name: "extra_info", data: rows.map((r) => r.extra_info ?? null) },
     ] as never,
   });

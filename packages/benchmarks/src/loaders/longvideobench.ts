@@ -8,7 +8,12 @@
 // candidates (list of option texts), correct_choice (0-based index), duration (seconds),
 // duration_group (15 / 60 / 600 / 3600), question_category, topic_category, level, position,
 // subtitle_path, starting_timestamp_for_subtitles. The dataloader letters options "A. …".
-// Variant accepted: the same rows as `validation-00000-of-00001.parquet`.
+// Variant accepted: `validation-00000-of-00001.parquet` of the same repository, the copy that
+// `datasets.load_dataset("longvideobench/LongVideoBench", split="validation")` reads (lmms-eval
+// tasks/longvideobench, and the reference evaluator paravt/eval/utils.py::load_samples, lines 293-318).
+// It has no `candidates`: the options are the columns option0 … option4, unused ones "N/A". The
+// reference keeps option i when it is neither empty nor "N/A" and letters the kept ones from A;
+// `correct_choice` indexes that kept list (a negative one is its "?"); its row id is `id`.
 
 import { join } from "node:path";
 import { Collector } from "../collector";
@@ -19,27 +24,36 @@ import type { LoadResult } from "../schemas";
 import { VideoResolver, withExtensions } from "../video-path";
 
 const FILES = ["lvb_val.json", "validation-00000-of-00001.parquet"];
+const OPTION_COLUMNS = ["option0", "option1", "option2", "option3", "option4"];
+
+/** The parquet's option columns as the reference reads them: kept when neither empty nor "N/A". */
+function optionColumns(r: Record<string, unknown>): unknown[] {
+  return OPTION_COLUMNS.map((c) => r[c]).filter((o) => o !== null && o !== undefined && o !== "" && o !== "N/A");
+}
 
 export async function loadLongVideoBench(ctx: LoaderContext): Promise<LoadResult> {
   const rel = await findFile(ctx.dir, FILES);
   if (rel === null) throw layoutError(ctx, "LongVideoBench validation annotations", FILES);
   const abs = join(ctx.dir, rel);
   let rows: unknown[];
+  let variant = "json";
   if (rel.endsWith(".json")) rows = await readJsonArray(abs, rel);
   else {
     const table = await readParquetRows(abs, rel);
-    requireColumns(table, ["id", "question", "candidates", "correct_choice"], rel);
+    // The Hugging Face parquet has option0..option4; a re-export of lvb_val.json keeps `candidates`.
+    const withCandidates = table.length > 0 && "candidates" in table[0]!;
+    requireColumns(
+      table,
+      ["id", "question", "correct_choice", ...(withCandidates ? ["candidates"] : OPTION_COLUMNS)],
+      rel,
+    );
     rows = table;
+    variant = withCandidates ? "parquet (candidates)" : "parquet (option0..option4)";
   }
 
   const warnings: string[] = [];
   const videoDir = await pickVideoDir(ctx, ["videos", "video"], warnings);
-  const out = new Collector(
-    "longvideobench",
-    "validation",
-    rel.endsWith(".json") ? "json" : "parquet",
-    new VideoResolver(videoDir),
-  );
+  const out = new Collector("longvideobench", "validation", variant, new VideoResolver(videoDir));
   out.warnings.push(...warnings);
   out.readFile(rel);
 
@@ -62,7 +76,7 @@ export async function loadLongVideoBench(ctx: LoaderContext): Promise<LoadResult
       out.skip(rel, n, "missing_field", question === null ? "no question" : "no video_path or video_id", key);
       continue;
     }
-    const options = checkOptionTexts(r.candidates);
+    const options = checkOptionTexts("candidates" in r ? r.candidates : optionColumns(r));
     if (!options.ok) {
       out.skip(rel, n, options.reason, options.detail, key);
       continue;
@@ -82,6 +96,8 @@ export async function loadLongVideoBench(ctx: LoaderContext): Promise<LoadResult
       questionType: "mcq",
       ...(durationS === undefined ? {} : { durationS }),
       metadata: compact({
+        // The reference evaluator's row id (utils.py: str(item.get("id", item.get("video_id")))).
+        referenceId: key,
         videoId,
         durationGroup: positiveNumber(r.duration_group),
         questionCategory: text(r.question_category),

@@ -10,12 +10,28 @@
 // multiple-choice protocol and are not loaded. Variants accepted: the directory given may be the
 // dataset root (holding MLVU/) or MLVU/ itself; a video directly in the video folder when it is not
 // in its task's sub-folder.
+//
+// Also the copy lmms-eval and the reference evaluator download, `sy1998/MLVU_dev` (split test;
+// lmms-eval tasks/mlvu/mlvu_dev.yaml, paravt/eval/utils.py::load_samples lines 336-374): parquet
+// shards `test-*-of-*.parquet` (at the top or in `data/`), one row per question with video_name
+// (relative to the video folder: the reference's PARAVT_MLVU_VIDEO_DIR, default `<HF_HOME>/MLVU/video`),
+// question, candidates, answer (the TEXT of the correct candidate), task_type and, when present,
+// duration and question_id. The reference letters the candidates from A, takes as the answer the
+// first candidate whose text equals the answer (both stripped) — none is its "?" — and numbers the
+// rows `<task_type>-<i>`, i the position in the dataset (all shards in order): that is the key here.
 
 import { join } from "node:path";
 import { Collector } from "../collector";
-import { findDir, isRecord, pathKind, readJsonArray } from "../files";
-import { compact, layoutError, pickVideoDir, positiveNumber, text, type LoaderContext } from "../loader-kit";
-import { checkAnswerText, checkOptionTexts, questionWithOptions } from "../options";
+import { findDir, findShards, isRecord, pathKind, readJsonArray, readParquetRows, requireColumns } from "../files";
+import { compact, layoutError, pickVideoDir, positiveNumber, shownPath, text, type LoaderContext } from "../loader-kit";
+import {
+  checkAnswerText,
+  checkOptionTexts,
+  optionLetter,
+  parseInlineOptions,
+  questionWithOptions,
+  type Checked,
+} from "../options";
 import type { LoadResult } from "../schemas";
 import { VideoResolver } from "../video-path";
 
@@ -29,6 +45,7 @@ export const MLVU_MC_TASKS = [
   "7_topic_reasoning",
 ] as const;
 const GENERATION_TASKS = ["8_sub_scene", "9_summary"];
+const PARQUET_SHARD_RE = /^test-\d+-of-\d+\.parquet$/;
 
 export async function loadMlvu(ctx: LoaderContext): Promise<LoadResult> {
   const jsonDir = await findDir(ctx.dir, ["json", "MLVU/json"]);
@@ -39,7 +56,13 @@ export async function loadMlvu(ctx: LoaderContext): Promise<LoadResult> {
     }
   }
   if (jsonDir === null || present.length === 0) {
-    throw layoutError(ctx, "MLVU multiple-choice annotations", ["MLVU/json/1_plotQA.json …", "json/1_plotQA.json …"]);
+    const shards = await findShards(ctx.dir, ["", "data"], PARQUET_SHARD_RE);
+    if (shards.length) return loadDevParquet(ctx, shards);
+    throw layoutError(ctx, "MLVU multiple-choice annotations", [
+      "MLVU/json/1_plotQA.json …",
+      "json/1_plotQA.json …",
+      "test-*-of-*.parquet (sy1998/MLVU_dev)",
+    ]);
   }
 
   const warnings: string[] = [];
@@ -96,6 +119,83 @@ export async function loadMlvu(ctx: LoaderContext): Promise<LoadResult> {
         questionType: "mcq",
         ...(durationS === undefined ? {} : { durationS }),
         metadata: compact({ task: text(r.question_type) ?? task.replace(/^\d+_/, ""), taskFile: task, video }),
+      });
+    }
+  }
+  return out.result();
+}
+
+/** The reference's answer letter: the first candidate equal to the answer text, both stripped (utils.py 357-363). */
+function referenceAnswerLetter(raw: unknown, options: readonly string[]): Checked<string> {
+  if (typeof raw !== "string" && typeof raw !== "number")
+    return { ok: false, reason: "missing_field", detail: "no answer" };
+  const wanted = String(raw).trim();
+  const hit = options.findIndex((o) => o.trim() === wanted);
+  if (hit < 0) {
+    return {
+      ok: false,
+      reason: "unknown_answer",
+      detail: `answer "${wanted}" is none of the candidates (the reference evaluator's answer would be "?")`,
+    };
+  }
+  return { ok: true, value: optionLetter(hit) };
+}
+
+async function loadDevParquet(ctx: LoaderContext, shards: readonly string[]): Promise<LoadResult> {
+  const warnings: string[] = [];
+  const videoDir = await pickVideoDir(ctx, ["MLVU/video", "video", ""], warnings);
+  const variant = `parquet (sy1998/MLVU_dev, ${shards.length} file${shards.length > 1 ? "s" : ""})`;
+  const out = new Collector("mlvu", "dev", variant, new VideoResolver(videoDir));
+  out.warnings.push(...warnings);
+  // The reference enumerates the whole dataset: i runs on across shards.
+  let index = 0;
+  for (const abs of shards) {
+    const file = shownPath(ctx, abs);
+    const rows = await readParquetRows(abs, file);
+    requireColumns(rows, ["video_name", "question", "candidates", "answer", "task_type"], file);
+    out.readFile(file);
+    for (let i = 0; i < rows.length; i++, index++) {
+      const r = rows[i]!;
+      const n = i + 1;
+      // Python's f"{item.get('task_type', 'mlvu')}-{i}": a null task_type prints as "None".
+      const taskType = r.task_type === null ? "None" : String(r.task_type);
+      const key = `${taskType}-${index}`;
+      const video = text(r.video_name);
+      const question = text(r.question);
+      if (video === null || question === null) {
+        out.skip(file, n, "missing_field", video === null ? "no video_name" : "no question", key);
+        continue;
+      }
+      const options = checkOptionTexts(r.candidates);
+      if (!options.ok) {
+        out.skip(file, n, options.reason, options.detail, key);
+        continue;
+      }
+      const answer = referenceAnswerLetter(r.answer, options.value);
+      if (!answer.ok) {
+        out.skip(file, n, answer.reason, answer.detail, key);
+        continue;
+      }
+      // A question that carries its own "(A) …" lines is shown once, with the candidates' lines.
+      const inline = parseInlineOptions(question);
+      const stem = inline.ok ? inline.value.stem : question;
+      const durationS = positiveNumber(r.duration);
+      await out.add(file, n, {
+        key,
+        video: [video],
+        question: questionWithOptions(stem, options.value, "paren"),
+        options: options.value,
+        answer: answer.value,
+        questionType: "mcq",
+        ...(durationS === undefined ? {} : { durationS }),
+        metadata: compact({
+          referenceId: key,
+          rowIndex: index,
+          questionText: question,
+          task: taskType,
+          questionId: text(r.question_id),
+          video,
+        }),
       });
     }
   }

@@ -7,10 +7,19 @@
 // question_type ("multiple-choice" | "open-ended"), metadata {subject, textbook, …}, question,
 // choices ({"A": …, "E": …}; all empty for open-ended rows), answer (a letter for multiple choice,
 // free text for open-ended)}. The video URL maps to `videos/<Subject>/<n>.mp4` of the local
-// download. prepare_input.py shows options as "A: …". Open-ended rows are skipped
-// (not_multiple_choice). Variants accepted: the file at the top or in `data/` (the GitHub layout);
+// download. prepare_input.py shows options as "A: …". Variants accepted: the file at the top or in `data/` (the GitHub layout);
 // a video directory given as the dataset root or as its videos/ folder; relative video paths;
-// choices as a list; unused trailing choices left empty.
+// choices as a list; unused trailing choices left empty; `subject` at the top of the row.
+//
+// Open-ended rows are loaded too (question type `oe`, the answer text as published, trimmed), because
+// the reference evaluator scores them (paravt/eval/utils.py::load_samples lines 376-429 marks EVERY
+// MMVU row is_mcq=True with answer str(answer).strip(); driver.py::_score then sets pred =
+// extract_letter(response) and correct = pred == answer). extract_letter returns a letter A–J when
+// the response has one, else the response's first character, so an open-ended row counts as correct
+// only when its whole answer is that one character (e.g. "3" answered "3 …"); every other open-ended
+// row is wrong whatever the model says. `metadata.referenceScoring: "extract_letter"` marks these
+// rows so a scorer can reproduce that rule instead of the SPEC §2 oe reward. The reference's row id is
+// `id` and its `config` the row's `subject` (empty when the row has none at the top).
 
 import { join } from "node:path";
 import { Collector } from "../collector";
@@ -42,7 +51,10 @@ function choicesOf(raw: unknown): Checked<string[]> {
   return checkOptionTexts(values);
 }
 
-/** The path of the video inside the dataset: the part after `/resolve/<revision>/` of a Hugging Face URL. */
+/**
+ * The path of the video inside the dataset: the part after `/resolve/<revision>/` of a Hugging Face
+ * URL (the reference splits at "/main/", the same for the published URLs).
+ */
 function videoRef(raw: string): string {
   const m = /^https?:\/\/[^/]+\/datasets\/[^/]+\/[^/]+\/resolve\/[^/]+\/(.+)$/.exec(raw);
   return m ? decodeURIComponent(m[1]!) : raw;
@@ -72,11 +84,7 @@ export async function loadMmvu(ctx: LoaderContext): Promise<LoadResult> {
       continue;
     }
     const kind = text(r.question_type);
-    if (kind === "open-ended") {
-      out.skip(rel, n, "not_multiple_choice", "open-ended question (MMVU is scored as multiple choice)", key);
-      continue;
-    }
-    if (kind !== "multiple-choice") {
+    if (kind !== "multiple-choice" && kind !== "open-ended") {
       out.skip(rel, n, "invalid_field", `question_type ${JSON.stringify(r.question_type)}`, key);
       continue;
     }
@@ -84,6 +92,36 @@ export async function loadMmvu(ctx: LoaderContext): Promise<LoadResult> {
     const video = text(r.video);
     if (question === null || video === null) {
       out.skip(rel, n, "missing_field", question === null ? "no question" : "no video", key);
+      continue;
+    }
+    const local = videoRef(video);
+    const meta = isRecord(r.metadata) ? r.metadata : {};
+    const subject = text(r.subject) ?? text(meta.subject);
+    const common = {
+      referenceId: key,
+      questionText: question,
+      mmvuQuestionType: kind,
+      subject,
+      textbook: text(meta.textbook),
+      youtubeUrl: text(r.youtube_url),
+      video: local,
+    };
+    const videoRefs = [local, ...(local.startsWith("videos/") ? [local.slice("videos/".length)] : [])];
+    if (kind === "open-ended") {
+      const answer = text(r.answer);
+      if (answer === null) {
+        out.skip(rel, n, "missing_field", "no answer", key);
+        continue;
+      }
+      await out.add(rel, n, {
+        key,
+        video: videoRefs,
+        question,
+        options: null,
+        answer,
+        questionType: "oe",
+        metadata: compact({ ...common, referenceScoring: "extract_letter" }),
+      });
       continue;
     }
     const options = choicesOf(r.choices);
@@ -96,21 +134,14 @@ export async function loadMmvu(ctx: LoaderContext): Promise<LoadResult> {
       out.skip(rel, n, answer.reason, answer.detail, key);
       continue;
     }
-    const local = videoRef(video);
-    const meta = isRecord(r.metadata) ? r.metadata : {};
     await out.add(rel, n, {
       key,
-      video: [local, ...(local.startsWith("videos/") ? [local.slice("videos/".length)] : [])],
+      video: videoRefs,
       question: questionWithOptions(question, options.value, "colon"),
       options: options.value,
       answer: answer.value,
       questionType: "mcq",
-      metadata: compact({
-        subject: text(meta.subject),
-        textbook: text(meta.textbook),
-        youtubeUrl: text(r.youtube_url),
-        video: local,
-      }),
+      metadata: compact(common),
     });
   }
   return out.result();

@@ -5,13 +5,18 @@
 // - SFT rows (`messages`, `videos`) become samples only when they also carry such an
 //   `extra_info`; otherwise they are counted and skipped as `unlabeled_sft_row` (a trajectory's
 //   final answer is the model's output, not a label we can read reliably).
-// Video paths are sentinel paths (SPEC §6): `longvt_source/…` etc. are looked up under the media
-// root (the video directory; default the folder holding the file), so `<media root>/longvt_source/…`.
-// Rows whose video is missing are skipped (SPEC §6) with the root named; unknown path shapes are
-// skipped as `bad_video_path`, except paths that are already local (absolute or `file://`), which
-// are used when they lie inside the media root. The report counts the paths per root.
+// SFT `messages` may be a list or a JSON string (decoded as the reference materializer does).
+// Video paths are sentinel paths (SPEC §6), recognised by the reference's rule (sentinel.ts:
+// `longvt_source/…` etc., with or without `file://`), looked up under the media root (the video
+// directory; default the folder holding the file), so `<media root>/longvt_source/…`. Unlike the
+// materializer, links are not followed here: the path stays under the media root so the importer's
+// MEDIA_ROOTS real-path check sees (and names) a link leaving them; a `..` that leaves the media
+// root is `bad_video_path`. Rows whose video is missing are skipped (SPEC §6) with the root named;
+// unknown path shapes are skipped as `bad_video_path`, except paths that are already local
+// (absolute or `file://`), which are used when they lie inside the media root. The report counts
+// the paths per root.
 
-import { basename, dirname } from "node:path";
+import { basename, dirname, isAbsolute, relative } from "node:path";
 import { stat } from "node:fs/promises";
 import { Collector } from "../collector";
 import { BenchmarkError } from "../errors";
@@ -24,6 +29,7 @@ import {
   readExtraInfo,
   rowKey,
   rowKind,
+  rowTurns,
   videoPaths,
   type RowKind,
 } from "../paravt-parquet/rows";
@@ -65,7 +71,8 @@ export async function loadParavtParquet(ctx: LoaderContext): Promise<LoadResult>
   // Every distinct local file is stat'ed once, before the rows are read in order.
   const exists = new Map<string, boolean>();
   for (const row of rows) {
-    for (const value of videoPaths(row)) {
+    const read = rowTurns(row);
+    for (const value of videoPaths(row, "turns" in read ? read.turns : [])) {
       const shape = classifyPath(value);
       const abs = shape.kind === "sentinel" ? localFileOf(shape, dirs) : null;
       if (abs !== null && !exists.has(abs)) exists.set(abs, await isFile(abs));
@@ -85,14 +92,15 @@ export async function loadParavtParquet(ctx: LoaderContext): Promise<LoadResult>
     const position = i + 1;
     tally.row();
     const kind = rowKind(row);
-    const turns = kind === "rl" ? (row.prompt as unknown[]) : kind === "sft" ? (row.messages as unknown[]) : [];
+    const read = rowTurns(row);
     const extra = readExtraInfo(row.extra_info);
     const key = rowKey(row, extra.rest, position);
-    if (kind === "other") {
-      out.skip(file, position, "invalid_field", "neither a prompt (RL row) nor a messages (SFT row) list", key);
+    if ("error" in read) {
+      out.skip(file, position, "invalid_field", read.error, key);
       continue;
     }
-    const videos = videoPaths(row);
+    const turns = read.turns;
+    const videos = videoPaths(row, turns);
     const shapes = videos.map((v) => tally.reference(v, (abs) => exists.get(abs) ?? false).shape);
     if (!extra.ok) {
       if (kind === "sft" && extra.reason === "missing_field") {
@@ -116,6 +124,11 @@ export async function loadParavtParquet(ctx: LoaderContext): Promise<LoadResult>
     let videoFile: string;
     if (shape.kind === "sentinel") {
       const abs = localFileOf(shape, dirs)!;
+      const rel = relative(mediaRoot, abs);
+      if (rel === ".." || rel.startsWith("../") || isAbsolute(rel)) {
+        out.skip(file, position, "bad_video_path", `${shape.root}: ${value} leaves the media root ${mediaRoot}`, key);
+        continue;
+      }
       if (!(exists.get(abs) ?? false)) {
         out.skip(file, position, "missing_video", `${shape.root}: no file ${abs} (parquet path ${value})`, key);
         continue;

@@ -8,6 +8,11 @@
 // `subtitle.zip` to `subtitle/<videoID>.srt`. Variants accepted: the parquet directly in the
 // directory or split into several `test-*-of-*.parquet` shards; videos in `data/`, `video/` or
 // `videos/`; subtitles in `subtitle/` or `subtitles/`; options with or without their letters.
+// Also the layout the reference evaluator reads (paravt/eval/utils.py::load_samples, lines 227-290,
+// `lmms-lab/Video-MME`, config videomme, split test): with `dir` = its HF_HOME, videos in
+// `videomme/data/<videoID>.mp4` and subtitles in `videomme/subtitle/<videoID>.srt`. Its row id is
+// `videoID`, shared by the three questions of a video: kept as `metadata.referenceId` (the import of
+// its output tells the questions apart by their answer letter).
 
 import { join } from "node:path";
 import { BenchmarkError } from "../errors";
@@ -22,6 +27,9 @@ import { VideoResolver, withExtensions } from "../video-path";
 export const VIDEOMME_SPLITS = ["test", "test_subtitles"] as const;
 export const VIDEOMME_DURATIONS = ["short", "medium", "long"] as const;
 const SHARD_RE = /^test-\d+-of-\d+\.parquet$/;
+/** The release's folders, then the reference evaluator's HF_HOME layout (`videomme/data`, `videomme/subtitle`). */
+const VIDEO_DIRS = ["data", "video", "videos", "videomme/data"];
+const SUBTITLE_DIRS = ["subtitle", "subtitles", "videomme/subtitle"];
 
 export async function loadVideoMme(ctx: LoaderContext): Promise<LoadResult> {
   const withSubs = ctx.subtitles || ctx.split === "test_subtitles";
@@ -35,18 +43,18 @@ export async function loadVideoMme(ctx: LoaderContext): Promise<LoadResult> {
   }
   let subtitleDir: string | null = null;
   if (withSubs) {
-    const found = await findDir(ctx.dir, ["subtitle", "subtitles"]);
+    const found = await findDir(ctx.dir, SUBTITLE_DIRS);
     if (found === null) {
       throw new BenchmarkError(
         "layout",
-        `VideoMME with subtitles needs the SRT files: no subtitle/ (or subtitles/) folder in ${ctx.dir}`,
+        `VideoMME with subtitles needs the SRT files: no ${SUBTITLE_DIRS.map((d) => `${d}/`).join(", ")} folder in ${ctx.dir}`,
       );
     }
     subtitleDir = join(ctx.dir, found);
   }
 
   const warnings: string[] = [];
-  const videoDir = await pickVideoDir(ctx, ["data", "video", "videos"], warnings);
+  const videoDir = await pickVideoDir(ctx, VIDEO_DIRS, warnings);
   const split = withSubs ? "test_subtitles" : "test";
   const variant = `parquet (${shards.length} file${shards.length > 1 ? "s" : ""})${withSubs ? " + srt" : ""}`;
   const out = new Collector("videomme", split, variant, new VideoResolver(videoDir));
@@ -119,6 +127,8 @@ export async function loadVideoMme(ctx: LoaderContext): Promise<LoadResult> {
         answer: answer.value,
         questionType: "mcq",
         metadata: compact({
+          referenceId: youtubeId,
+          questionText: question,
           durationCategory: category,
           domain: text(r.domain),
           subCategory: text(r.sub_category),

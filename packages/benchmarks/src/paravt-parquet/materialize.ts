@@ -1,12 +1,17 @@
-// Writing a ParaVT parquet file back out with its sentinel paths materialized (SPEC §6): the same
-// rows, columns, schema and key-value metadata, with every sentinel path value
-// (`longvt_source/…`, `museg/charades/…`, `museg/et_instruct_164k/…`, `selfqa/…`) replaced by
-// `file://<local root>/<rest>`, every other value untouched, and a per-root report of what was
-// rewritten and which files are missing. `materializeRows` is the pure core; the file function
-// reads and writes one row group at a time so a large file is never held whole in memory.
+// Writing a ParaVT parquet file back out with its sentinel paths materialized (SPEC §6), equal to
+// the reference materializer (`paravt/data/materialize.py` of EvolvingLMMs-Lab/ParaVT) on every
+// value: the values walk.ts names (the `messages` column, list or JSON string, and the `videos`
+// column) go through `materialize_path`: a sentinel path (with or without `file://`) becomes
+// `"file://" + str((root / raw).resolve())` (python-path.ts: links followed, `..` applied), every
+// other value stays as it is. Same rows, columns, schema and key-value metadata otherwise, and a
+// per-root report of what was rewritten and which files are missing (with the reference's own
+// per-bucket counts). Beyond the reference: a root may have its own folder (`roots`), and values
+// the reference stops on are kept and counted instead of aborting the file.
+// `materializeRows` is the pure core; the file function reads and writes one row group at a time
+// so a large file is never held whole in memory.
 
-import { rm, stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { rm } from "node:fs/promises";
+import { isAbsolute, resolve } from "node:path";
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import { fileWriter, ParquetWriter } from "hyparquet-writer";
@@ -14,35 +19,78 @@ import { z } from "zod";
 import { zodIssues } from "../collector";
 import { BenchmarkError, fileError } from "../errors";
 import { isRecord } from "../files";
-import { mapRowPaths, rowPaths } from "./rows";
+import { PathExistsError, pythonExists, pythonResolve, RealpathCache, SymlinkLoopError } from "./python-path";
 import {
-  classifyPath,
-  localFileOf,
   PathTally,
   rootDirs,
   SENTINEL_ROOTS,
   type MaterializeReport,
-  type RootDirs,
+  type PathShape,
+  type SentinelRoot,
 } from "./sentinel";
+import { materializeRow } from "./walk";
 
 /**
- * Rewrites the path values of `rows` (see mapRowPaths for which values those are). `exists` says
- * whether a local file exists; `tally` accumulates the report across calls (one per row group).
- * Rows that are not objects are returned as they are.
+ * Rewrites the path values of `rows` (walk.ts says which). `tally` locates sentinel paths (its
+ * `locate`) and accumulates the report across calls (one per row group); `exists` says whether a
+ * located file exists. Rows that are not objects are returned as they are.
  */
 export function materializeRows<T>(
   rows: readonly T[],
-  dirs: RootDirs,
+  tally: PathTally,
   exists: (abs: string) => boolean,
-  tally: PathTally = new PathTally(dirs),
 ): { rows: T[]; report: MaterializeReport } {
   const out = rows.map((row) => {
     tally.row();
     if (!isRecord(row)) return row;
-    return mapRowPaths(row, (value) => tally.reference(value, exists).materialized ?? value) as T;
+    const n = tally.rowsSeen;
+    return materializeRow(row, {
+      path: (value, at) => {
+        try {
+          return tally.reference(value, exists).materialized ?? value;
+        } catch (e) {
+          if (!(e instanceof SymlinkLoopError)) throw e;
+          tally.unreadable(`row ${n} ${at}`, e.message);
+          return value;
+        }
+      },
+      unreadable: (at, why) => tally.unreadable(`row ${n} ${at}`, why),
+    }) as T;
   });
   return { rows: out, report: tally.report() };
 }
+
+/**
+ * Where the reference puts a sentinel path: `(Path(root) / raw).resolve()`; with a root's own
+ * folder D, `(Path(D) / rest).resolve()`. Directories are absolute but not normalized (resolve
+ * applies `..` after following links, as Python does). Memoized per value.
+ */
+export function referenceLocator(o: {
+  mediaRoot?: string | undefined;
+  roots?: Partial<Record<SentinelRoot, string>> | undefined;
+}): (shape: Extract<PathShape, { kind: "sentinel" }>) => string | null {
+  const cache = new RealpathCache();
+  const memo = new Map<string, string | null>();
+  // A symlink loop throws every time (not memoized): the value stays and is counted each time.
+  return (shape) => {
+    const key = `${shape.root}\0${shape.raw}`;
+    let out = memo.get(key);
+    if (out === undefined) {
+      const own = o.roots?.[shape.root];
+      out =
+        own !== undefined
+          ? pythonResolve(`${own}/${shape.rest}`, cache)
+          : o.mediaRoot !== undefined
+            ? pythonResolve(`${o.mediaRoot}/${shape.raw}`, cache)
+            : null;
+      memo.set(key, out);
+    }
+    return out;
+  };
+}
+
+/** A directory as Python's `Path(dir)` would start from: absolute against the cwd, not normalized. */
+const absolute = (dir: string) => (isAbsolute(dir) ? dir : `${process.cwd()}/${dir}`);
 
 /** A path as given (relative ones resolve against the current directory). */
 const pathText = (what: string) =>
@@ -69,14 +117,6 @@ export const MaterializeOptionsSchema = z
   });
 export type MaterializeOptions = z.input<typeof MaterializeOptionsSchema>;
 
-async function isFile(abs: string): Promise<boolean> {
-  try {
-    return (await stat(abs)).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Reads `input`, writes `output` with the sentinel paths materialized, and returns the report.
  * Paths are resolved against the current directory. Throws BenchmarkError (kind `options` for bad
@@ -87,12 +127,15 @@ export async function materializeParquetFile(options: MaterializeOptions): Promi
   if (!parsed.success) throw new BenchmarkError("options", `invalid materialize options: ${zodIssues(parsed.error)}`);
   const input = resolve(parsed.data.input);
   const output = resolve(parsed.data.output);
-  const roots: Partial<Record<(typeof SENTINEL_ROOTS)[number], string>> = {};
-  for (const [root, dir] of Object.entries(parsed.data.roots ?? {})) roots[root as keyof typeof roots] = resolve(dir);
-  const dirs = rootDirs({
-    ...(parsed.data.mediaRoot === undefined ? {} : { mediaRoot: resolve(parsed.data.mediaRoot) }),
-    roots,
-  });
+  const given: Partial<Record<SentinelRoot, string>> = {};
+  const shown: Partial<Record<SentinelRoot, string>> = {};
+  for (const [root, dir] of Object.entries(parsed.data.roots ?? {}) as [SentinelRoot, string][]) {
+    given[root] = absolute(dir);
+    shown[root] = resolve(dir);
+  }
+  const mediaRoot = parsed.data.mediaRoot === undefined ? undefined : absolute(parsed.data.mediaRoot);
+  // `dirs` is what the report shows (normalized); the rewrite itself goes through Python's resolve().
+  const dirs = rootDirs({ ...(mediaRoot === undefined ? {} : { mediaRoot: resolve(mediaRoot) }), roots: shown });
 
   let file: Awaited<ReturnType<typeof asyncBufferFromFile>>;
   let metadata: Awaited<ReturnType<typeof parquetMetadataAsync>>;
@@ -119,8 +162,13 @@ export async function materializeParquetFile(options: MaterializeOptions): Promi
     throw fileError(output, `cannot be written (${e instanceof Error ? e.message : String(e)})`);
   }
 
-  const tally = new PathTally(dirs);
+  const tally = new PathTally(dirs, referenceLocator({ mediaRoot, roots: given }));
   const known = new Map<string, boolean>();
+  const exists = (abs: string) => {
+    let e = known.get(abs);
+    if (e === undefined) known.set(abs, (e = pythonExists(abs)));
+    return e;
+  };
   try {
     let rowStart = 0;
     for (const group of metadata.row_groups) {
@@ -132,15 +180,13 @@ export async function materializeParquetFile(options: MaterializeOptions): Promi
       } catch (e) {
         throw fileError(input, `rows ${rowStart + 1}-${rowEnd}: ${e instanceof Error ? e.message : String(e)}`);
       }
-      // Stat every distinct local file of this group first; the rewrite itself is synchronous.
-      for (const row of rows) {
-        for (const { value } of rowPaths(row)) {
-          const shape = classifyPath(value);
-          const abs = shape.kind === "sentinel" ? localFileOf(shape, dirs) : null;
-          if (abs !== null && !known.has(abs)) known.set(abs, await isFile(abs));
-        }
+      let done: { rows: Record<string, unknown>[] };
+      try {
+        done = materializeRows(rows, tally, exists);
+      } catch (e) {
+        if (e instanceof PathExistsError) throw fileError(input, e.message);
+        throw e;
       }
-      const done = materializeRows(rows, dirs, (abs) => known.get(abs) ?? false, tally);
       try {
         await writer.write({
           columnData: columns.map((name) => ({ name, data: done.rows.map((r) => r[name] ?? null) })),

@@ -4,138 +4,67 @@
 //   (mcq | tvg | oe);
 // - SFT: `messages` = [{role, content}] whose content is text or a list of items of type
 //   `video_url` / `image_url` / `text`, and `videos`.
-// This module finds the path values of a row (to rewrite them) and reads a row's question, answer
-// and type. Pure: values as hyparquet decodes them (lists -> arrays, structs -> objects; a null
-// struct field may be absent).
+// This module reads a row's turns, video paths, question, answer and type for the loader (which
+// values the materializer rewrites is walk.ts). Pure: values as hyparquet decodes them (lists ->
+// arrays, structs -> objects; a null struct field may be absent).
 
 import { isRecord } from "../files";
+import { parsePyJson, PyJsonError, pyJsonToPlain } from "./python-json";
 import { QUESTION_TYPES, type QuestionType } from "../schemas";
 
 export type RowKind = "rl" | "sft" | "other";
 
+/** RL: a `prompt` list; SFT: a `messages` list or a JSON string (the reference walks both). */
 export function rowKind(row: Record<string, unknown>): RowKind {
   if (Array.isArray(row.prompt)) return "rl";
-  if (Array.isArray(row.messages)) return "sft";
+  if (Array.isArray(row.messages) || typeof row.messages === "string") return "sft";
   return "other";
 }
 
-/** Where a path value sits in a row (for reports and tests). */
-export type PathSite = "videos" | "images" | "content";
+/**
+ * The turns of a row: `prompt` (RL) or `messages` (SFT), a `messages` JSON string decoded as the
+ * reference decodes it (`json.loads`, python-json.ts). `error` says why there are none.
+ */
+export function rowTurns(row: Record<string, unknown>): { turns: unknown[] } | { error: string } {
+  const kind = rowKind(row);
+  if (kind === "rl") return { turns: row.prompt as unknown[] };
+  if (kind === "other") return { error: "neither a prompt (RL row) nor a messages (SFT row) list" };
+  if (Array.isArray(row.messages)) return { turns: row.messages };
+  let decoded: unknown;
+  try {
+    decoded = pyJsonToPlain(parsePyJson(row.messages as string));
+  } catch (e) {
+    if (!(e instanceof PyJsonError)) throw e;
+    return { error: `messages is a string that is not JSON (${e.message})` };
+  }
+  return Array.isArray(decoded) ? { turns: decoded } : { error: "messages is JSON but not a list of turns" };
+}
+
+/** The URL of a `video_url` content item (`{url}` or a plain string). */
+function videoUrlOf(item: Record<string, unknown>): string | null {
+  const v = item.video_url;
+  if (typeof v === "string") return v;
+  if (isRecord(v) && typeof v.url === "string") return v.url;
+  return typeof item.video === "string" ? item.video : null;
+}
 
 /**
- * A copy of `row` with every path value replaced by `rewrite(value)` (same value = unchanged; the
- * row object is returned as is when nothing changed). Path values are the structured ones only:
- * - `videos` items: a string, or an object's `video` string; `images` items: a string or `image`;
- * - content items of `prompt` / `messages` turns: `video_url.url`, `image_url.url` (or a string
- *   `video_url` / `image_url`), and a string `video` / `image` (the Qwen-VL item form).
- * Paths mentioned inside text (a prompt's "Video path: …", a tool call's `video_path`) are text,
- * not path values, and are never changed.
+ * The video paths of a row: its `videos` column (SPEC §6: items `{video}` or plain strings), else
+ * (no column, or an empty list) the video items of its turns. Empty values are not paths.
  */
-export function mapRowPaths(
-  row: Record<string, unknown>,
-  rewrite: (value: string, site: PathSite) => string,
-): Record<string, unknown> {
-  let out: Record<string, unknown> | null = null;
-  const set = (key: string, value: unknown) => {
-    out ??= { ...row };
-    out[key] = value;
-  };
-  for (const [column, field] of [
-    ["videos", "video"],
-    ["images", "image"],
-  ] as const) {
-    const list = row[column];
-    if (!Array.isArray(list)) continue;
-    const next = mapList(list, (item) => {
-      if (typeof item === "string") return rewrite(item, column);
-      if (isRecord(item) && typeof item[field] === "string") {
-        const v = rewrite(item[field], column);
-        return v === item[field] ? item : { ...item, [field]: v };
-      }
-      return item;
-    });
-    if (next !== list) set(column, next);
+export function videoPaths(row: Record<string, unknown>, turns: readonly unknown[]): string[] {
+  const listed: string[] = [];
+  for (const item of Array.isArray(row.videos) ? row.videos : []) {
+    const v = typeof item === "string" ? item : isRecord(item) ? item.video : undefined;
+    if (typeof v === "string" && v !== "") listed.push(v);
   }
-  for (const column of ["prompt", "messages"]) {
-    const turns = row[column];
-    if (!Array.isArray(turns)) continue;
-    const next = mapList(turns, (turn) => {
-      if (!isRecord(turn) || !Array.isArray(turn.content)) return turn;
-      const content = mapList(turn.content, (item) => mapContentItem(item, (v) => rewrite(v, "content")));
-      return content === turn.content ? turn : { ...turn, content };
-    });
-    if (next !== turns) set(column, next);
-  }
-  return out ?? row;
-}
-
-function mapContentItem(item: unknown, rewrite: (value: string) => string): unknown {
-  if (!isRecord(item)) return item;
-  let out: Record<string, unknown> | null = null;
-  const set = (key: string, value: unknown) => {
-    out ??= { ...item };
-    out[key] = value;
-  };
-  for (const key of ["video_url", "image_url"]) {
-    const v = item[key];
-    if (typeof v === "string") {
-      const r = rewrite(v);
-      if (r !== v) set(key, r);
-    } else if (isRecord(v) && typeof v.url === "string") {
-      const r = rewrite(v.url);
-      if (r !== v.url) set(key, { ...v, url: r });
-    }
-  }
-  for (const key of ["video", "image"]) {
-    const v = item[key];
-    if (typeof v === "string") {
-      const r = rewrite(v);
-      if (r !== v) set(key, r);
-    }
-  }
-  return out ?? item;
-}
-
-/** `list` itself when `f` changed no element (so untouched rows are not copied). */
-function mapList(list: unknown[], f: (item: unknown) => unknown): unknown[] {
-  let out: unknown[] | null = null;
-  for (let i = 0; i < list.length; i++) {
-    const v = f(list[i]);
-    if (v !== list[i]) {
-      out ??= [...list];
-      out[i] = v;
-    }
-  }
-  return out ?? list;
-}
-
-/** Every path value of a row, in the order mapRowPaths meets them. */
-export function rowPaths(row: Record<string, unknown>): { value: string; site: PathSite }[] {
-  const out: { value: string; site: PathSite }[] = [];
-  mapRowPaths(row, (value, site) => {
-    out.push({ value, site });
-    return value;
-  });
-  return out;
-}
-
-/** The video paths of a row: its `videos` column (SPEC §6), else the video items of its turns. */
-export function videoPaths(row: Record<string, unknown>): string[] {
-  const paths = rowPaths(row);
-  const listed = paths.filter((p) => p.site === "videos").map((p) => p.value);
-  if (listed.length > 0 || Array.isArray(row.videos)) return listed;
+  if (listed.length > 0) return listed;
   const inTurns: string[] = [];
-  for (const column of ["prompt", "messages"]) {
-    const turns = row[column];
-    if (!Array.isArray(turns)) continue;
-    for (const t of turns) {
-      if (!isRecord(t) || !Array.isArray(t.content)) continue;
-      for (const item of t.content) {
-        if (!isRecord(item)) continue;
-        const url = isRecord(item.video_url) ? item.video_url.url : item.video_url;
-        if (typeof url === "string") inTurns.push(url);
-        else if (typeof item.video === "string") inTurns.push(item.video);
-      }
+  for (const t of turns) {
+    if (!isRecord(t) || !Array.isArray(t.content)) continue;
+    for (const item of t.content) {
+      const url = isRecord(item) ? videoUrlOf(item) : null;
+      if (url) inTurns.push(url);
     }
   }
   return inTurns;

@@ -1,11 +1,20 @@
 // Sentinel paths of the ParaVT parquet files (SPEC §6 "Sentinel paths"): the reference trainer's
 // parquet rows name their videos relative to virtual roots (`longvt_source/…`, `museg/charades/…`,
-// `museg/et_instruct_164k/…`, `selfqa/…`). Materializing prefixes the local extraction root of
-// the path's root and adds `file://`; missing files are reported per root; any other shape is left
-// untouched and reported as an "unknown shape", never rewritten.
+// `museg/et_instruct_164k/…`, `selfqa/…`). Materializing prefixes the local extraction root and
+// adds `file://`; missing files are reported per root; any other shape is left untouched.
 //
-// Pure: no file system access. Existence is asked of a callback so the same tally serves the
-// parquet writer (which stats every distinct file first) and the dataset loader.
+// The rule is the reference's (`paravt/data/materialize.py`, `materialize_path`): a leading
+// `file://` is dropped first (so `file://longvt_source/…` is a sentinel path too), then the value
+// is a sentinel path iff it starts with one of the sentinel prefixes; nothing else is looked at
+// (`..` segments, backslashes and a bare `longvt_source/` are sentinel paths for it as well). The
+// prefixes come from `paravt.data.sanitize.SENTINEL_RULES`, which the public repository does not
+// ship; they are the four roots of its `paravt/data/README.md` table (and SPEC §6), each with its
+// trailing slash.
+//
+// Pure: no file system access. Where a sentinel path points and whether that exists are asked of
+// callbacks, so the parquet writer (Python's `resolve()` / `exists()`, python-path.ts) and the
+// dataset loader (lexical paths checked against the media root) share the classification and the
+// report.
 
 import { isAbsolute, join, normalize } from "node:path";
 
@@ -18,9 +27,12 @@ export function isSentinelRoot(v: string): v is SentinelRoot {
 }
 
 export type PathShape =
-  /** `<root>/<rest>`: `rest` is relative to the root, has no `.` / `..` segment and is not empty. */
-  | { kind: "sentinel"; root: SentinelRoot; rest: string }
-  /** Already local: an absolute path, or a `file://` URI (its `path` is what follows the scheme). */
+  /**
+   * `<root>/<rest>` (after an optional `file://`), as the reference matches it: `raw` is the value
+   * without the scheme, `rest` what follows `<root>/` (may be empty or hold `..`).
+   */
+  | { kind: "sentinel"; root: SentinelRoot; rest: string; raw: string; form: "bare" | "file-uri" }
+  /** Already local: an absolute path, or a `file://` URI of one (`path` is what follows the scheme). */
   | { kind: "local"; form: "absolute" | "file-uri"; path: string }
   | { kind: "unknown"; why: string };
 
@@ -28,34 +40,31 @@ const FILE_SCHEME = "file://";
 
 /**
  * What a path value of a parquet row is. The string is taken exactly as stored (no trimming, no
- * case folding): only a value this function calls "sentinel" is ever rewritten.
+ * case folding, no percent-decoding: the reference strips `file://` as text): only a value this
+ * function calls "sentinel" is ever rewritten.
  */
 export function classifyPath(value: string): PathShape {
   if (value === "") return { kind: "unknown", why: "empty path" };
   if (value.includes("\0")) return { kind: "unknown", why: "contains a NUL character" };
-  if (value.startsWith(FILE_SCHEME)) {
-    // The Python readers of these files (qwen-vl-utils) drop the scheme as text rather than
-    // URL-decoding it, and the materializer writes it the same way, so no percent-decoding here.
-    const path = value.slice(FILE_SCHEME.length);
-    return isAbsolute(path)
-      ? { kind: "local", form: "file-uri", path }
-      : { kind: "unknown", why: "file:// URI without an absolute path" };
-  }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return { kind: "unknown", why: "a URL, not a file path" };
-  if (isAbsolute(value)) return { kind: "local", form: "absolute", path: value };
+  const uri = value.startsWith(FILE_SCHEME);
+  const raw = uri ? value.slice(FILE_SCHEME.length) : value;
   for (const root of SENTINEL_ROOTS) {
-    if (!value.startsWith(`${root}/`)) continue;
-    const rest = value.slice(root.length + 1);
-    const segments = rest.split("/");
-    if (rest === "" || segments.every((s) => s === "")) return { kind: "unknown", why: `no file after ${root}/` };
-    // A `..` segment could climb out of the extraction root; such a path is not rewritten.
-    if (segments.some((s) => s === ".." || s === ".")) {
-      return { kind: "unknown", why: `"." or ".." segment after ${root}/` };
+    if (raw.startsWith(`${root}/`)) {
+      return { kind: "sentinel", root, rest: raw.slice(root.length + 1), raw, form: uri ? "file-uri" : "bare" };
     }
-    if (rest.includes("\\")) return { kind: "unknown", why: "backslash in the path" };
-    return { kind: "sentinel", root, rest };
   }
+  if (raw.startsWith("/")) return { kind: "local", form: uri ? "file-uri" : "absolute", path: raw };
+  if (uri) return { kind: "unknown", why: "file:// URI of a relative path that is not under a sentinel root" };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return { kind: "unknown", why: "a URL, not a file path" };
   return { kind: "unknown", why: `not under ${SENTINEL_ROOTS.map((r) => `${r}/`).join(", ")}` };
+}
+
+/**
+ * The reference's missing-file bucket of a sentinel path: its first segment
+ * (`raw.split("/", 1)[0]`), so both museg roots count under `museg`.
+ */
+export function bucketOf(shape: Extract<PathShape, { kind: "sentinel" }>): string {
+  return shape.raw.split("/", 1)[0]!;
 }
 
 /**
@@ -83,7 +92,11 @@ export function rootDirs(input: RootDirsInput): RootDirs {
   return out;
 }
 
-/** The local file a sentinel path names, or null when its root has no directory. */
+/**
+ * The local file a sentinel path names, lexically (`..` applied as text, links not followed), or
+ * null when its root has no directory. The loader uses this; the parquet writer uses Python's
+ * `resolve()` (materialize.ts).
+ */
 export function localFileOf(shape: Extract<PathShape, { kind: "sentinel" }>, dirs: RootDirs): string | null {
   const dir = dirs[shape.root];
   return dir === null ? null : join(dir, shape.rest);
@@ -119,21 +132,40 @@ export interface MaterializeReport {
   materialized: number;
   /** One entry per SPEC §6 root, in SENTINEL_ROOTS order, zeros included. */
   roots: RootReport[];
+  /**
+   * The reference's own report of the file (`materialize_report.json`: missing references per
+   * bucket, the first path segment: `longvt_source`, `museg`, `selfqa`; a reference counts each
+   * time it occurs). Empty when nothing is missing.
+   */
+  missingByBucket: Record<string, number>;
   /** Values that are not a sentinel path (absolute paths and file:// URIs included): left untouched. */
   unknownShape: { references: number; examples: { path: string; why: string }[] };
+  /**
+   * Values the reference materializer stops on (a string under `messages` that is not JSON, a
+   * non-string url or video): left untouched here, counted, and the first few named.
+   */
+  unreadable: { count: number; examples: { at: string; why: string }[] };
 }
 
+type SentinelShape = Extract<PathShape, { kind: "sentinel" }>;
+
 /**
- * Counts the path values of a file as they are met. `reference` returns the materialized value of
- * a sentinel path whose root has a directory, else null (the value stays as it is).
+ * Counts the path values of a file as they are met. `locate` says where a sentinel path points
+ * (null: its root has no directory, the value stays); `reference` returns the materialized value
+ * of a located sentinel path, else null (the value stays as it is).
  */
 export class PathTally {
   private rows = 0;
   private readonly perRoot = new Map<SentinelRoot, RootReport & { seen: Set<string> }>();
   private readonly unknown = { references: 0, examples: [] as { path: string; why: string }[] };
   private readonly unknownSeen = new Set<string>();
+  private readonly buckets: Record<string, number> = {};
+  private readonly unreadableValues = { count: 0, examples: [] as { at: string; why: string }[] };
 
-  constructor(readonly dirs: RootDirs) {
+  constructor(
+    readonly dirs: RootDirs,
+    private readonly locate: (shape: SentinelShape) => string | null = (shape) => localFileOf(shape, dirs),
+  ) {
     for (const root of SENTINEL_ROOTS) {
       this.perRoot.set(root, {
         root,
@@ -152,11 +184,25 @@ export class PathTally {
     this.rows++;
   }
 
+  /** Rows counted so far (the 1-based position of the current row). */
+  get rowsSeen(): number {
+    return this.rows;
+  }
+
+  /** A value the reference materializer would stop on; it is left as it is. */
+  unreadable(at: string, why: string): void {
+    this.unreadableValues.count++;
+    if (this.unreadableValues.examples.length < EXAMPLES_KEPT) this.unreadableValues.examples.push({ at, why });
+  }
+
   /**
-   * One path value. `exists` answers for the local file of a sentinel path (called at most once
-   * per distinct file by this tally).
+   * One path value. `exists` answers for the local file of a sentinel path (called once per
+   * occurrence: the reference counts every missing reference; callers cache).
    */
-  reference(value: string, exists: (abs: string) => boolean): { shape: PathShape; materialized: string | null } {
+  reference(
+    value: string,
+    exists: (abs: string) => boolean,
+  ): { shape: PathShape; located: string | null; materialized: string | null } {
     const shape = classifyPath(value);
     if (shape.kind !== "sentinel") {
       this.unknown.references++;
@@ -165,22 +211,31 @@ export class PathTally {
         this.unknownSeen.add(value);
         this.unknown.examples.push({ path: value, why });
       }
-      return { shape, materialized: null };
+      return { shape, located: null, materialized: null };
     }
+    // Located first: a locate that throws (a symlink loop) leaves the counts untouched.
+    const abs = this.locate(shape);
     const r = this.perRoot.get(shape.root)!;
     r.references++;
-    const abs = localFileOf(shape, this.dirs);
-    if (!r.seen.has(value)) {
-      r.seen.add(value);
+    if (abs === null) {
+      if (!r.seen.has(shape.raw)) {
+        r.seen.add(shape.raw);
+        r.files++;
+      }
+      return { shape, located: null, materialized: null };
+    }
+    const present = exists(abs);
+    if (!present) this.buckets[bucketOf(shape)] = (this.buckets[bucketOf(shape)] ?? 0) + 1;
+    if (!r.seen.has(shape.raw)) {
+      r.seen.add(shape.raw);
       r.files++;
-      if (abs !== null && !exists(abs)) {
+      if (!present) {
         r.missing++;
-        if (r.missingExamples.length < EXAMPLES_KEPT) r.missingExamples.push(value);
+        if (r.missingExamples.length < EXAMPLES_KEPT) r.missingExamples.push(shape.raw);
       }
     }
-    if (abs === null) return { shape, materialized: null };
     r.materialized++;
-    return { shape, materialized: fileUri(abs) };
+    return { shape, located: abs, materialized: fileUri(abs) };
   }
 
   report(): MaterializeReport {
@@ -194,12 +249,14 @@ export class PathTally {
       references: roots.reduce((a, r) => a + r.references, 0) + this.unknown.references,
       materialized,
       roots,
+      missingByBucket: { ...this.buckets },
       unknownShape: { references: this.unknown.references, examples: [...this.unknown.examples] },
+      unreadable: { count: this.unreadableValues.count, examples: [...this.unreadableValues.examples] },
     };
   }
 }
 
-/** One line per root with paths (and one for unknown shapes), for logs and import warnings. */
+/** One line per root with paths (and one for unknown shapes, one for unreadable values), for logs and import warnings. */
 export function reportLines(report: MaterializeReport): string[] {
   const lines: string[] = [];
   for (const r of report.roots) {
@@ -215,6 +272,12 @@ export function reportLines(report: MaterializeReport): string[] {
   if (report.unknownShape.references > 0) {
     const ex = report.unknownShape.examples.map((e) => `${e.path} (${e.why})`).join(", ");
     lines.push(`unknown shape: ${report.unknownShape.references} path(s) left as they are (e.g. ${ex})`);
+  }
+  if (report.unreadable.count > 0) {
+    const ex = report.unreadable.examples.map((e) => `${e.at}: ${e.why}`).join("; ");
+    lines.push(
+      `unreadable: ${report.unreadable.count} value(s) left as they are, on which the reference materializer stops (e.g. ${ex})`,
+    );
   }
   return lines;
 }

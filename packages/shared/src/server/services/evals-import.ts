@@ -1,10 +1,23 @@
-// Importing a reference evaluator's output (SPEC §6): one dataset's `{summary, results}` file
-// becomes a run (kind `import`) with one episode per result row, matched to the dataset's samples
-// by `key` or `id`. A row with `error` is stored as ERROR with its reason, never as a wrong answer.
-// The parser is self-contained so a shared one (packages/benchmarks) can replace it in one place.
+// Importing a reference evaluator's output (SPEC §6): one dataset's `<dataset>.json` file
+// (`{summary, results[, submission]}`, ParaVT paravt/eval/utils.py::run_dataset) becomes a run (kind
+// `import`) with one episode per matched row. Parsing and matching are @paravt/benchmarks'
+// (reference-output.ts, reference-match.ts): rows are matched by the reference's own row ids, kept on
+// the samples by the loaders; a row with `error` or an `[API error: …]` final is stored as ERROR with
+// its reason, never as a wrong answer; rows that match no sample, match several (Video-MME rows share
+// the videoID), disagree on the key or repeat a sample are skipped and counted per reason; a file of
+// another benchmark than the dataset's is refused. Everything is stored in one transaction.
 import crypto from "node:crypto";
+import {
+  BenchmarkError,
+  BENCHMARK_IDS,
+  matchReferenceOutput,
+  parseReferenceOutput,
+  type BenchmarkId,
+  type MatchedRow,
+  type ReferenceImportReport,
+  type ReferenceOutput,
+} from "@paravt/benchmarks";
 import { Prisma } from "@paravt/db";
-import { z } from "zod";
 import type { EvalMode } from "../../contracts/evals";
 import type { RunOutput } from "../../contracts/runs";
 import { NotFoundError, ValidationError } from "../../errors";
@@ -14,69 +27,38 @@ import type { ProjectAccess } from "./access";
 import { computeRunSummary } from "./evals-summary";
 import { getRun } from "./runs";
 
-const scalarId = z.union([z.string(), z.number()]).transform((v) => String(v));
-const text = z
-  .union([z.string(), z.number(), z.boolean(), z.null()])
-  .optional()
-  .transform((v) => (v === undefined || v === null ? null : String(v)));
-/** An answer or prediction: text, a letter, a number, or a grounding span [start, end] ("s - e", SPEC §4). */
-const answerText = z
-  .union([z.tuple([z.number(), z.number()]), z.string(), z.number(), z.boolean(), z.null()])
-  .optional()
-  .transform((v) => (v === undefined || v === null ? null : Array.isArray(v) ? `${v[0]} - ${v[1]}` : String(v)));
-const flag = z
-  .union([z.boolean(), z.number(), z.null()])
-  .optional()
-  .transform((v) => (v === undefined || v === null ? null : Boolean(v)));
-const num = z
-  .union([z.number(), z.null()])
-  .optional()
-  .transform((v) => (v === undefined || v === null || !Number.isFinite(v) ? null : v));
+/** Rows kept in the run's config and returned for the report (the counts cover every row). */
+const LISTED = 100;
 
-/** One result row of the reference evaluator (SPEC §6); unknown extra fields are kept aside. */
-export const referenceRowSchema = z.looseObject({
-  id: scalarId,
-  answer: answerText,
-  pred: answerText,
-  correct: flag,
-  // A count, or the list of calls made (its length is the count).
-  tool_calls: z
-    .union([z.number().int().min(0), z.array(z.unknown()), z.null()])
-    .optional()
-    .transform((v) => (Array.isArray(v) ? v.length : (v ?? 0))),
-  score: num,
-  full_response: text,
-  key: scalarId.optional(),
-  config: z.unknown().optional(),
-  duration: z.union([z.string(), z.number(), z.null()]).optional(),
-  pred_text: text,
-  error: text,
-});
-export type ReferenceRow = z.infer<typeof referenceRowSchema>;
-
-export const referenceFileSchema = z.object({
-  summary: z.unknown().optional(),
-  results: z.array(z.unknown()).min(1, "The file has no result rows"),
-});
-
-export interface ParsedReference {
-  summary: unknown;
-  rows: ReferenceRow[];
+/** "Imported 2 of 6 rows (1 error); skipped 4: 2 ambiguous, 1 unmatched, 1 duplicate" (the run's message). */
+export function importMessage(report: ReferenceImportReport): string {
+  const errors = report.errors.total ? ` (${report.errors.total} error${report.errors.total > 1 ? "s" : ""})` : "";
+  const why = Object.entries(report.byReason).map(([reason, n]) => `${n} ${reason}`);
+  const skipped = report.skipped ? `; skipped ${report.skipped}: ${why.join(", ")}` : "";
+  return `Imported ${report.matched} of ${report.rows} rows${errors}${skipped}`;
 }
 
 /** Validates a reference file; a bad row is reported by its position and field. */
-export function parseReferenceFile(file: unknown): ParsedReference {
-  const top = referenceFileSchema.safeParse(file);
-  if (!top.success) {
-    throw new ValidationError(`Not a reference evaluator output ({summary, results}): ${z.prettifyError(top.error)}`);
+export function parseReferenceFile(file: unknown): ReferenceOutput {
+  let parsed: ReferenceOutput;
+  try {
+    parsed = parseReferenceOutput(file);
+  } catch (err) {
+    if (err instanceof BenchmarkError) throw new ValidationError(`Not a reference evaluator output: ${err.message}`);
+    throw err;
   }
-  const rows: ReferenceRow[] = [];
-  for (const [i, raw] of top.data.results.entries()) {
-    const row = referenceRowSchema.safeParse(raw);
-    if (!row.success) throw new ValidationError(`results[${i}]: ${z.prettifyError(row.error)}`);
-    rows.push(row.data);
+  if (parsed.results.length === 0) throw new ValidationError("The file has no result rows");
+  return parsed;
+}
+
+/** The benchmark and split a dataset was imported as (dataset.source of services/datasets.ts), when it was. */
+function datasetBenchmark(source: unknown): { benchmark: BenchmarkId | null; split: string | null } {
+  const src = (source ?? {}) as Record<string, unknown>;
+  if (src.kind !== "benchmark" || !(BENCHMARK_IDS as readonly unknown[]).includes(src.benchmark)) {
+    return { benchmark: null, split: null };
   }
-  return { summary: top.data.summary ?? null, rows };
+  const split = typeof src.split === "string" ? src.split : src.subtitles === true ? "test_subtitles" : null;
+  return { benchmark: src.benchmark as BenchmarkId, split };
 }
 
 export interface ImportReferenceResult {
@@ -88,6 +70,10 @@ export interface ImportReferenceResult {
   unmatched: string[];
   unmatchedCount: number;
   duplicates: string[];
+  errorKinds: { rowError: number; apiError: number };
+  skipped: number;
+  skippedByReason: Record<string, number>;
+  skippedRows: { index: number; id: string; reason: string; detail: string }[];
 }
 
 export async function importReference(
@@ -118,34 +104,32 @@ export async function importReference(
 
   const samples = await db().sample.findMany({
     where: { datasetId: dataset.id },
-    select: { id: true, key: true, questionType: true, metadata: true },
+    select: { id: true, key: true, answer: true, metadata: true },
   });
-  const byKey = new Map(samples.map((s) => [s.key, s]));
-  const seen = new Set<string>();
-  const unmatched: string[] = [];
-  const duplicates: string[] = [];
-  const matched: { row: ReferenceRow; sample: (typeof samples)[number] }[] = [];
-  for (const row of parsed.rows) {
-    // `key` is the evaluator's unique key when present (e.g. video + question); else its id.
-    const sample = (row.key !== undefined ? byKey.get(row.key) : undefined) ?? byKey.get(row.id);
-    if (!sample) {
-      unmatched.push(row.key ?? row.id);
-      continue;
-    }
-    if (seen.has(sample.id)) {
-      duplicates.push(row.key ?? row.id);
-      continue;
-    }
-    seen.add(sample.id);
-    matched.push({ row, sample });
+  let match;
+  try {
+    match = matchReferenceOutput(parsed, {
+      ...datasetBenchmark(dataset.source),
+      samples: samples.map((s) => ({ ...s, metadata: (s.metadata ?? {}) as Record<string, never> })),
+    });
+  } catch (err) {
+    if (err instanceof BenchmarkError) throw new ValidationError(err.message);
+    throw err;
   }
+  const { matched, skipped, report } = match;
   if (!matched.length) {
+    const reasons = Object.entries(report.byReason).map(([r, n]) => `${n} ${r}`);
     throw new ValidationError(
-      `None of the ${parsed.rows.length} rows matches a sample of "${dataset.name}" by key or id (first ids: ${unmatched.slice(0, 5).join(", ")})`,
+      `None of the ${report.rows} rows matches a sample of "${dataset.name}" (${reasons.join(", ")}; first: ${skipped
+        .slice(0, 3)
+        .map((s) => `results[${s.index}] ${s.detail}`)
+        .join("; ")})`,
     );
   }
+  const idsOf = (reason: string) => skipped.filter((s) => s.reason === reason).map((s) => s.id);
+  const unmatched = idsOf("unmatched");
+  const duplicates = idsOf("duplicate");
 
-  const isError = (r: ReferenceRow) => r.error !== null && r.error.trim() !== "";
   const now = new Date();
   const config = {
     group,
@@ -154,13 +138,39 @@ export async function importReference(
     mode: input.mode,
     k: input.k,
     imported: {
-      rows: parsed.rows.length,
-      matched: matched.length,
-      unmatched: unmatched.slice(0, 100),
-      duplicates: duplicates.slice(0, 100),
-      referenceSummary: parsed.summary ?? null,
+      ...report,
+      unmatched: unmatched.slice(0, LISTED),
+      duplicates: duplicates.slice(0, LISTED),
+      skippedRows: skipped.slice(0, LISTED),
+      referenceSummary: parsed.summary,
     },
   };
+  const episodeOf = ({ result: r, sampleId, failure }: MatchedRow) => ({
+    sampleId,
+    status: failure === null ? ("OK" as const) : ("ERROR" as const),
+    error: failure === null ? null : failure.reason.slice(0, 4000),
+    finalText: r.fullResponse,
+    prediction: r.pred,
+    score: failure === null ? r.score : null,
+    correct: failure === null ? r.correct : null,
+    toolCallCount: r.toolCalls,
+    details: JSON.parse(
+      JSON.stringify({
+        imported: true,
+        // The reference keeps only the first 500 characters of the final text (driver.py::_make_result).
+        finalTextTruncatedAt: 500,
+        index: r.index,
+        id: r.id,
+        key: r.key,
+        answer: r.answer,
+        config: r.config,
+        duration: r.durationS ?? r.durationCategory,
+        pred_text: r.predText,
+        ...(failure === null ? {} : { failure: failure.kind }),
+        ...(Object.keys(r.extra).length ? { extra: r.extra } : {}),
+      }),
+    ) as Prisma.InputJsonValue,
+  });
   const run = await db().$transaction(async (tx) => {
     const created = await tx.run.create({
       data: {
@@ -173,37 +183,19 @@ export async function importReference(
         config: JSON.parse(JSON.stringify(config)) as Prisma.InputJsonValue,
         status: "SUCCEEDED",
         progress: 1,
-        message: `Imported ${matched.length} of ${parsed.rows.length} rows`,
+        message: importMessage(report),
         startedAt: now,
         finishedAt: now,
       },
     });
     await tx.episode.createMany({
-      data: matched.map(({ row, sample }) => ({
+      data: matched.map((m) => ({
+        ...episodeOf(m),
         runId: created.id,
-        sampleId: sample.id,
         modelId: model.id,
         rolloutIndex: 0,
         k: input.k,
         promptMode: input.mode,
-        status: isError(row) ? ("ERROR" as const) : ("OK" as const),
-        error: isError(row) ? row.error!.slice(0, 4000) : null,
-        finalText: row.full_response,
-        prediction: row.pred,
-        score: isError(row) ? null : row.score,
-        correct: isError(row) ? null : row.correct,
-        toolCallCount: row.tool_calls,
-        details: JSON.parse(
-          JSON.stringify({
-            imported: true,
-            id: row.id,
-            key: row.key ?? null,
-            answer: row.answer,
-            config: row.config ?? null,
-            duration: row.duration ?? null,
-            pred_text: row.pred_text,
-          }),
-        ) as Prisma.InputJsonValue,
       })),
     });
     return created;
@@ -227,11 +219,15 @@ export async function importReference(
   return {
     run: out,
     group,
-    rows: parsed.rows.length,
-    matched: matched.length,
-    errors: summary.errors,
-    unmatched: unmatched.slice(0, 100),
+    rows: report.rows,
+    matched: report.matched,
+    errors: report.errors.total,
+    unmatched: unmatched.slice(0, LISTED),
     unmatchedCount: unmatched.length,
-    duplicates: duplicates.slice(0, 100),
+    duplicates: duplicates.slice(0, LISTED),
+    errorKinds: { rowError: report.errors.rowError, apiError: report.errors.apiError },
+    skipped: report.skipped,
+    skippedByReason: report.byReason,
+    skippedRows: skipped.slice(0, LISTED),
   };
 }
