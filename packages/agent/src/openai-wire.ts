@@ -17,7 +17,13 @@ export const WireMessageSchema = z.object({
 });
 export type WireMessage = z.infer<typeof WireMessageSchema>;
 
-/** Unknown fields are ignored (clients send many), the ones we use are checked. */
+/** Most completions one request may ask for (`n`). */
+export const MAX_CHOICES = 16;
+
+/**
+ * The fields the nano server reads, checked. Fields outside this schema are refused by the server
+ * (server/request-fields.ts) unless their value asks for nothing, so nothing is silently ignored.
+ */
 export const ChatCompletionRequestSchema = z.object({
   model: z.string().min(1),
   messages: z.array(WireMessageSchema).min(1),
@@ -26,8 +32,18 @@ export const ChatCompletionRequestSchema = z.object({
   temperature: z.number().min(0).max(10).optional(),
   top_p: z.number().gt(0).max(1).optional(),
   seed: z.int().optional(),
-  n: z.literal(1, { error: "only n = 1 is supported" }).optional(),
-  stream: z.literal(false, { error: "streaming is not supported" }).optional(),
+  n: z.int().min(1).max(MAX_CHOICES).nullable().optional(),
+  /** OpenAI allows up to 4 stop strings; vLLM any number. Empty strings are refused (they match everywhere). */
+  stop: z
+    .union([z.string().min(1), z.array(z.string().min(1, { error: "stop strings must not be empty" })).max(16)])
+    .nullable()
+    .optional(),
+  logprobs: z.boolean().nullable().optional(),
+  top_logprobs: z.int().min(0).max(20).nullable().optional(),
+  stream: z.boolean().nullable().optional(),
+  stream_options: z.object({ include_usage: z.boolean().nullable().optional() }).strict().nullable().optional(),
+  /** An end-user id (OpenAI: for abuse monitoring); nothing to honour. */
+  user: z.string().optional(),
   /** vLLM / SGLang extension: continue the last (assistant) message instead of starting a new one. */
   continue_final_message: z.boolean().optional(),
   add_generation_prompt: z.boolean().optional(),

@@ -132,6 +132,19 @@ describe("paravt command line", () => {
     expect(paravt([]).code).toBe(2);
   });
 
+  it("nano serve --help and nano train --help print their own help", () => {
+    const serve = paravt(["nano", "serve", "--help"]);
+    expect(serve.code).toBe(0);
+    expect(serve.stdout.startsWith("Usage: paravt nano serve")).toBe(true);
+    expect(serve.stdout).not.toContain("Usage: paravt nano train");
+    expect(serve.stdout).toContain("GET /health");
+    const train = paravt(["nano", "train", "--help"]);
+    expect(train.stdout.startsWith("Usage: paravt nano train")).toBe(true);
+    expect(train.stdout).not.toContain("Usage: paravt nano serve");
+    // The command's help still documents both.
+    expect(paravt(["nano", "--help"]).stdout).toContain("Usage: paravt nano serve");
+  });
+
   it("nano train validates its arguments and fails clearly on a missing suite", () => {
     expect(paravt(["nano", "--help"]).stdout).toContain("Usage: paravt nano train");
     const noSuite = paravt(["nano", "train", "--out", "/tmp/x"]);

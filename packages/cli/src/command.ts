@@ -14,6 +14,8 @@ export interface Command {
   readonly summary: string;
   /** Full help text (`paravt <name> --help`). */
   readonly help: string;
+  /** A subcommand's own help (`paravt <name> <sub> --help`), when it has one. */
+  readonly subcommandHelp?: Readonly<Record<string, string>>;
   /** Runs with the arguments after the command name; resolves to the exit code. */
   run(args: readonly string[], io: CliIo): Promise<number>;
 }

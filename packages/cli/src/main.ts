@@ -90,7 +90,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return 2;
   }
   if (rest.some((a) => HELP_FLAGS.has(a))) {
-    io.stdout.write(command.help);
+    // `paravt nano serve --help` is serve's help, not the whole command's.
+    const sub = rest[0] === undefined ? undefined : command.subcommandHelp?.[rest[0]];
+    io.stdout.write(sub ?? command.help);
     return 0;
   }
   if (rest.length > 0 && !TAKES_ARGUMENTS.has(command)) {

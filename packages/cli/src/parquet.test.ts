@@ -46,7 +46,7 @@ async function fixture(dir: string): Promise<string> {
     [
       { id: "1", prompt: [userTurn("Q1")], videos: [{ video: "longvt_source/a.mp4" }], extra_info: extra },
       { id: "2", prompt: [userTurn("Q2")], videos: [{ video: "museg/charades/b.mp4" }], extra_info: extra },
-      { id: "3", prompt: [userTurn("Q3")], videos: [{ video: "selfqa/missing.mp4" }], extra_info: extra },
+      { id: "3", prompt: [userTurn("Q3")], videos: [{ video: "file://selfqa/missing.mp4" }], extra_info: extra },
       { id: "4", prompt: [userTurn("Q4")], videos: [{ video: "elsewhere/c.mp4" }], extra_info: extra },
     ],
     "string",
@@ -91,6 +91,8 @@ describe("paravt parquet materialize", () => {
     ]);
     expect(report.roots[3]!.missingExamples).toEqual(["selfqa/missing.mp4"]);
     expect(report.unknownShape.references).toBe(1);
+    // The reference's own per-file report (materialize_report.json): missing references per bucket.
+    expect((report as unknown as { missingByBucket: unknown }).missingByBucket).toEqual({ selfqa: 1 });
     expect(r.stderr).toContain("selfqa: 1 of 1 file(s) missing");
     expect(r.stderr).toContain("unknown shape: 1 path(s) left as they are");
   });
@@ -114,7 +116,7 @@ describe("paravt parquet materialize", () => {
     expect(await videosOf(output)).toEqual([
       `file://${dir}/lv/a.mp4`,
       "museg/charades/b.mp4",
-      "selfqa/missing.mp4",
+      "file://selfqa/missing.mp4",
       "elsewhere/c.mp4",
     ]);
     expect(r.stderr).toContain("museg/charades: 1 path(s) left as they are (no directory given for this root)");

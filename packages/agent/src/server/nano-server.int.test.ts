@@ -322,8 +322,30 @@ describe("nano server: bad requests", () => {
         "messages[0].content[0].type",
       ],
       [{ ...ok, max_tokens: 0 }, undefined, 400, /max_tokens/, "max_tokens"],
-      [{ ...ok, stream: true }, undefined, 400, /streaming is not supported/, "stream"],
-      [{ ...ok, n: 2 }, undefined, 400, /only n = 1/, "n"],
+      [{ ...ok, n: 17 }, undefined, 400, /n/, "n"],
+      [{ ...ok, stop: [""] }, undefined, 400, /stop strings must not be empty/, "stop[0]"],
+      [
+        { ...ok, stream_options: { include_usage: true } },
+        undefined,
+        400,
+        /only allowed when stream/,
+        "stream_options",
+      ],
+      [{ ...ok, logprobs: true, top_logprobs: 2 }, undefined, 400, /only the sampled token/, "top_logprobs"],
+      [{ ...ok, top_logprobs: 0 }, undefined, 400, /needs logprobs: true/, "top_logprobs"],
+      [
+        { ...ok, tools: [{ type: "function", function: { name: "f" } }] },
+        undefined,
+        400,
+        /tools is not supported/,
+        "tools",
+      ],
+      [{ ...ok, tool_choice: "auto" }, undefined, 400, /tool_choice is not supported/, "tool_choice"],
+      [{ ...ok, response_format: { type: "json_object" } }, undefined, 400, /response_format/, "response_format"],
+      [{ ...ok, logit_bias: { "50": 5 } }, undefined, 400, /logit_bias/, "logit_bias"],
+      [{ ...ok, presence_penalty: 0.5 }, undefined, 400, /presence_penalty/, "presence_penalty"],
+      [{ ...ok, top_k: 20 }, undefined, 400, /top_k/, "top_k"],
+      [{ ...ok, guided_json: {} }, undefined, 400, /guided_json is not supported/, "guided_json"],
       [{ ...ok, model: "gpt-4" }, undefined, 404, /The model `gpt-4` does not exist/, "model"],
       [{ ...ok, continue_final_message: true }, undefined, 400, /needs a final assistant message/, "messages"],
       [
@@ -359,5 +381,185 @@ describe("nano server: bad requests", () => {
     const res = await fetch(`${baseUrl}/nothing`);
     expect(res.status).toBe(404);
     expect((await fetch(`${baseUrl}/chat/completions`)).status).toBe(405);
+  });
+});
+
+/**
+ * Server-sent events as OpenAI streams them (and vLLM, `serving_chat.py`): `data: <json>` events
+ * separated by a blank line, the last one `data: [DONE]`.
+ */
+function parseSse(text: string): { chunks: Chunk[]; done: boolean } {
+  const chunks: Chunk[] = [];
+  let done = false;
+  for (const block of text.split("\n\n")) {
+    if (block === "") continue;
+    expect(done).toBe(false); // nothing after [DONE]
+    expect(block.startsWith("data: ")).toBe(true);
+    const data = block.slice("data: ".length);
+    if (data === "[DONE]") done = true;
+    else chunks.push(JSON.parse(data) as Chunk);
+  }
+  return { chunks, done };
+}
+
+interface Logprobs {
+  content: { token: string; logprob: number; bytes: number[]; top_logprobs: unknown[] }[];
+}
+interface Chunk {
+  id: string;
+  object: string;
+  model: string;
+  choices: {
+    index: number;
+    delta: { role?: string; content?: string };
+    logprobs: Logprobs | null;
+    finish_reason: string | null;
+  }[];
+  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+}
+interface Completion {
+  choices: { index: number; message: { content: string }; logprobs: Logprobs | null; finish_reason: string }[];
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+}
+
+describe("nano server: OpenAI chat API features", () => {
+  const ask = {
+    model: MODEL,
+    messages: [{ role: "user", content: "Describe the video." }],
+    max_tokens: 40,
+    temperature: 0,
+  };
+  const complete = async (body: Record<string, unknown>) => {
+    const res = await fetch(`${baseUrl}/chat/completions`, { method: "POST", body: JSON.stringify(body) });
+    expect(res.status).toBe(200);
+    return (await res.json()) as Completion;
+  };
+  const bytesText = (l: Logprobs) => Buffer.from(l.content.flatMap((t) => t.bytes)).toString("utf8");
+
+  it("answers /health and lists the model with its context length", async () => {
+    const health = await fetch(`${baseUrl.replace(/\/v1$/, "")}/health`);
+    expect([health.status, await health.text()]).toEqual([200, ""]);
+    const models = (await (await fetch(`${baseUrl}/models`)).json()) as { data: Record<string, unknown>[] };
+    expect(models.data).toEqual([
+      { id: MODEL, object: "model", created: expect.any(Number) as unknown, owned_by: "paravt", max_model_len: 2048 },
+    ]);
+  });
+
+  it("stop strings end the text before the first one, finish_reason stop, fewer tokens counted", async () => {
+    const full = await complete(ask);
+    const text = full.choices[0]!.message.content;
+    expect(text.length).toBeGreaterThan(12);
+    const stop = text.slice(8, 11);
+    const cut = text.slice(0, text.indexOf(stop));
+    for (const s of [stop, ["never appears ~~", stop]]) {
+      const r = await complete({ ...ask, stop: s, logprobs: true });
+      expect(r.choices[0]).toMatchObject({ message: { content: cut }, finish_reason: "stop" });
+      expect(r.usage.completion_tokens).toBeLessThan(full.usage.completion_tokens);
+      // The counted tokens are those up to the one that completed the stop string.
+      const lp = r.choices[0]!.logprobs!;
+      expect(lp.content).toHaveLength(r.usage.completion_tokens);
+      expect(bytesText(lp).startsWith(cut + stop)).toBe(true);
+      expect(bytesText({ content: lp.content.slice(0, -1) }).includes(stop)).toBe(false);
+    }
+    const none = await complete({ ...ask, stop: "never appears ~~" });
+    expect(none.choices[0]!.message.content).toBe(text);
+    expect(none.choices[0]!.finish_reason).toBe(full.choices[0]!.finish_reason);
+  });
+
+  it("logprobs: one entry per completion token in OpenAI's shape; top_logprobs 0 is served", async () => {
+    const r = await complete({ ...ask, logprobs: true, top_logprobs: 0 });
+    const c = r.choices[0]!;
+    expect(c.logprobs!.content).toHaveLength(r.usage.completion_tokens);
+    for (const t of c.logprobs!.content) {
+      expect(t).toEqual({
+        token: expect.any(String) as unknown,
+        logprob: expect.any(Number) as unknown,
+        bytes: expect.any(Array) as unknown,
+        top_logprobs: [],
+      });
+      expect(t.logprob).toBeLessThanOrEqual(0);
+      expect(t.logprob).toBeGreaterThanOrEqual(-9999);
+    }
+    const spelled = bytesText(c.logprobs!);
+    expect(spelled).toBe(c.finish_reason === "stop" ? `${c.message.content}<|im_end|>` : c.message.content);
+    expect((await complete(ask)).choices[0]!.logprobs).toBeNull();
+  });
+
+  it("n gives n choices drawn with seeds seed, seed + 1, …; usage counts them all", async () => {
+    const sampled = { ...ask, temperature: 1, seed: 11, max_tokens: 12 };
+    const r = await complete({ ...sampled, n: 3 });
+    expect(r.choices.map((c) => c.index)).toEqual([0, 1, 2]);
+    for (const [i, c] of r.choices.entries()) {
+      const one = await complete({ ...sampled, seed: 11 + i, logprobs: true });
+      expect(c.message.content).toBe(one.choices[0]!.message.content);
+      expect(c.finish_reason).toBe(one.choices[0]!.finish_reason);
+    }
+    const withLp = await complete({ ...sampled, n: 3, logprobs: true });
+    const counted = withLp.choices.reduce((a, c) => a + c.logprobs!.content.length, 0);
+    expect(withLp.usage.completion_tokens).toBe(counted);
+    expect(r.usage).toEqual(withLp.usage);
+  });
+
+  it("stream: chunks that add up to the completion, then usage with include_usage, then [DONE]", async () => {
+    for (const extra of [{}, { n: 2, temperature: 1, seed: 3, logprobs: true, stop: "e" }]) {
+      const body = { ...ask, ...extra };
+      const whole = await complete(body);
+      const res = await fetch(`${baseUrl}/chat/completions`, {
+        method: "POST",
+        body: JSON.stringify({ ...body, stream: true, stream_options: { include_usage: true } }),
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/event-stream");
+      const { chunks, done } = parseSse(await res.text());
+      expect(done).toBe(true);
+      expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
+      expect(chunks.every((c) => c.object === "chat.completion.chunk" && c.model === MODEL)).toBe(true);
+      const last = chunks.at(-1)!;
+      expect(last).toMatchObject({ choices: [], usage: whole.usage });
+      for (const choice of whole.choices) {
+        const mine = chunks.flatMap((c) => c.choices.filter((x) => x.index === choice.index));
+        expect(mine[0]).toEqual({
+          index: choice.index,
+          delta: { role: "assistant", content: "" },
+          logprobs: null,
+          finish_reason: null,
+        });
+        expect(mine.map((x) => x.delta.content ?? "").join("")).toBe(choice.message.content);
+        expect(mine.at(-1)).toEqual({
+          index: choice.index,
+          delta: {},
+          logprobs: null,
+          finish_reason: choice.finish_reason,
+        });
+        expect(mine.slice(0, -1).every((x) => x.finish_reason === null)).toBe(true);
+        if (choice.logprobs) {
+          expect(mine.flatMap((x) => x.logprobs?.content ?? [])).toEqual(choice.logprobs.content);
+        }
+      }
+    }
+    // Without include_usage no chunk carries usage.
+    const res = await fetch(`${baseUrl}/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify({ ...ask, stream: true }),
+    });
+    const { chunks } = parseSse(await res.text());
+    expect(chunks.some((c) => "usage" in c)).toBe(false);
+  });
+
+  it("accepts fields whose value asks for nothing", async () => {
+    const r = await complete({
+      ...ask,
+      max_tokens: 2,
+      presence_penalty: 0,
+      frequency_penalty: 0,
+      tool_choice: "none",
+      response_format: { type: "text" },
+      logit_bias: {},
+      user: "u-1",
+      n: null,
+      stop: null,
+      stream: false,
+    });
+    expect(r.choices).toHaveLength(1);
   });
 });

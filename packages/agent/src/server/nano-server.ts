@@ -1,12 +1,20 @@
 // ParaVT-nano behind an OpenAI-compatible HTTP API (node:http), so every OpenAI-speaking client
-// (our OpenAIEngine, the reference evaluator, curl) can talk to it:
+// (our OpenAIEngine, the reference evaluator, the openai SDKs, curl) can talk to it:
 //   POST /v1/chat/completions   messages with string or [{type: text}, {type: image_url}] content
 //                               (images: JPEG/PNG/WebP data URLs only, nothing is fetched),
-//                               max_tokens, temperature, top_p, seed, continue_final_message
-//   GET  /v1/models
-// Bad bodies and images get 400 with OpenAI's error JSON, naming the field. Text items stay text
-// parts (the `<t seconds>` before each image included), images become frame slots, so a request
-// renders to the same tokens as the same messages given to NanoEngine directly.
+//                               max_tokens, temperature, top_p, seed, n, stop, logprobs
+//                               (top_logprobs 0 only), stream (+ stream_options.include_usage),
+//                               continue_final_message
+//   GET  /v1/models, GET /health
+// Bad bodies and images get 400 with OpenAI's error JSON, naming the field; so does a field the
+// server cannot honour (request-fields.ts). Text items stay text parts (the `<t seconds>` before
+// each image included), images become frame slots, so a request renders to the same tokens as the
+// same messages given to NanoEngine directly.
+//
+// n completions are n generations with seeds seed, seed + 1, … (seed defaults to 0, as for one).
+// Stop strings are applied to the finished generation (the backends generate to <|im_end|> or
+// max_tokens); a streamed answer is sent as chunks once its generations are done, since the
+// backends return whole generations.
 //
 // Requests that arrive while the backend is busy are queued and handed to the next
 // `generateBatch` call together (up to `maxBatch`): batching backends get batches, the
@@ -26,6 +34,8 @@ import {
 import type { NanoBackend, NanoGenerateItem } from "../engines/nano-engine";
 import { NanoMessageError, ThumbnailCache, toNanoTurns, type NanoContent } from "../engines/nano-messages";
 import { ChatCompletionRequestSchema, decodeImageDataUrl, wireIssues, type WireError } from "../openai-wire";
+import { chatChoice, choiceChunks, finishChoice, type FinishedChoice, type Usage } from "./choices";
+import { unsupportedField } from "./request-fields";
 
 export interface NanoServerOptions {
   backend: NanoBackend & { readonly tokenizer?: Tokenizer; readonly config?: ModelConfig };
@@ -142,6 +152,10 @@ export function createNanoServer(opts: NanoServerOptions): Server {
     } catch {
       throw new HttpError(400, "the request body is not valid JSON");
     }
+    if (typeof json === "object" && json !== null && !Array.isArray(json)) {
+      const refused = unsupportedField(json as Record<string, unknown>);
+      if (refused) throw new HttpError(400, refused.message, "invalid_request_error", refused.param);
+    }
     const parsed = ChatCompletionRequestSchema.safeParse(json);
     if (!parsed.success) {
       const issues = wireIssues(parsed.error);
@@ -157,6 +171,21 @@ export function createNanoServer(opts: NanoServerOptions): Server {
         "model",
         "model_not_found",
       );
+    }
+    if (body.stream_options != null && body.stream !== true) {
+      throw new HttpError(400, "stream_options is only allowed when stream is true", undefined, "stream_options");
+    }
+    if (body.top_logprobs != null && body.top_logprobs > 0) {
+      // generate() keeps the sampled token's log-probability only, not the distribution's top k.
+      throw new HttpError(
+        400,
+        "top_logprobs > 0 is not supported: the nano decoder exposes only the sampled token's log-probability",
+        undefined,
+        "top_logprobs",
+      );
+    }
+    if (body.top_logprobs != null && body.logprobs !== true) {
+      throw new HttpError(400, "top_logprobs needs logprobs: true", undefined, "top_logprobs");
     }
     let messages = body.messages;
     let forcedPrefix: string | undefined;
@@ -225,45 +254,75 @@ export function createNanoServer(opts: NanoServerOptions): Server {
       if (e instanceof NanoMessageError) throw new HttpError(400, e.message, "invalid_request_error", "messages");
       throw e;
     }
-    const item: NanoGenerateItem = {
+    const n = body.n ?? 1;
+    const items: NanoGenerateItem[] = Array.from({ length: n }, (_, i) => ({
       frames,
       turns,
       maxTokens: body.max_tokens ?? body.max_completion_tokens ?? opts.defaultMaxTokens ?? 2048,
       temperature: body.temperature ?? 1,
       ...(forcedPrefix !== undefined ? { forcedPrefix } : {}),
       ...(body.top_p !== undefined ? { topP: body.top_p } : {}),
-      ...(body.seed !== undefined ? { seed: body.seed } : {}),
+      // Choice i draws with seed + i: independent samples, reproducible; one choice keeps `seed`.
+      ...(body.seed !== undefined || n > 1 ? { seed: (body.seed ?? 0) + i } : {}),
+    }));
+    const gens = await Promise.all(items.map((item) => batcher.run(item)));
+    const stops = body.stop == null ? [] : typeof body.stop === "string" ? [body.stop] : body.stop;
+    const done: FinishedChoice[] = gens.map((g) => finishChoice(g, stops, tokenizer));
+    const promptTokens = gens[0]!.promptTokens;
+    const completionTokens = done.reduce((a, c) => a + c.ids.length, 0);
+    const usage: Usage = {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
     };
-    const g = await batcher.run(item);
-    send(res, 200, {
-      id: `chatcmpl-${randomUUID()}`,
-      object: "chat.completion",
-      created: Math.floor(Date.now() / 1000),
-      model: opts.modelName,
-      choices: [
-        {
-          index: 0,
-          message: { role: "assistant", content: g.text },
-          finish_reason: g.stop === "im_end" ? "stop" : "length",
-          logprobs: null,
-        },
-      ],
-      usage: {
-        prompt_tokens: g.promptTokens,
-        completion_tokens: g.ids.length,
-        total_tokens: g.promptTokens + g.ids.length,
-      },
-    });
+    const id = `chatcmpl-${randomUUID()}`;
+    const head = { id, created: Math.floor(Date.now() / 1000), model: opts.modelName };
+    const withLogprobs = body.logprobs === true;
+    if (body.stream !== true) {
+      send(res, 200, {
+        ...head,
+        object: "chat.completion",
+        choices: done.map((c, i) => chatChoice(i, c, withLogprobs, tokenizer)),
+        usage,
+      });
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    const event = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+    for (const [i, c] of done.entries()) {
+      for (const choice of choiceChunks(i, c, withLogprobs, tokenizer)) {
+        event({ ...head, object: "chat.completion.chunk", choices: [choice] });
+      }
+    }
+    if (body.stream_options?.include_usage === true) {
+      event({ ...head, object: "chat.completion.chunk", choices: [], usage });
+    }
+    res.end("data: [DONE]\n\n");
   }
 
   return createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0]!.replace(/\/+$/, "");
     const route = async () => {
+      if (path === "/health") {
+        // vLLM's liveness probe: 200 with an empty body once the model is loaded (it is, by now).
+        if (req.method !== "GET") throw new HttpError(405, `use GET for ${path}`);
+        res.writeHead(200, { "content-length": 0 }).end();
+        return;
+      }
       if (path === "/v1/models") {
         if (req.method !== "GET") throw new HttpError(405, `use GET for ${path}`);
         send(res, 200, {
           object: "list",
-          data: [{ id: opts.modelName, object: "model", created, owned_by: "paravt" }],
+          data: [
+            {
+              id: opts.modelName,
+              object: "model",
+              created,
+              owned_by: "paravt",
+              // vLLM's ModelCard field: the context length clients may plan with.
+              ...(contextLength !== undefined ? { max_model_len: contextLength } : {}),
+            },
+          ],
         });
         return;
       }

@@ -9,7 +9,13 @@ import type { CliIo } from "../command";
 
 export const SERVE_HELP = `Usage: paravt nano serve --checkpoint DIR [options]
 
-Serves a nano checkpoint as an OpenAI-compatible chat API: POST /v1/chat/completions, GET /v1/models.
+Serves a nano checkpoint as an OpenAI-compatible chat API: POST /v1/chat/completions, GET /v1/models,
+GET /health. Requests may use max_tokens, temperature, top_p, seed, n (up to 16; choice i samples with
+seed + i), stop (a string or a list; not included in the text, finish_reason "stop"), logprobs
+(the sampled token's log-probability under the sampling temperature; top_logprobs 0 only), stream
+with stream_options.include_usage (server-sent chunks, written once the generation is done), and
+continue_final_message. Fields the server cannot honour (tools, tool_choice, response_format,
+logit_bias, penalties, ...) are a 400 naming the field unless their value is the API's no-op default.
 
 Options:
   --checkpoint DIR   checkpoint directory (e.g. packages/nano/checkpoints/default)

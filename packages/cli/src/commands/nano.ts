@@ -363,6 +363,7 @@ export const nanoCommand: Command = {
   name: "nano",
   summary: "train ParaVT-nano on a needle suite, or serve a checkpoint (paravt nano train | serve)",
   help: `${HELP}\n${SERVE_HELP}`,
+  subcommandHelp: { train: HELP, serve: SERVE_HELP },
   async run(args, io) {
     const [sub, ...rest] = args;
     if (sub === "train") return train(rest, io);

@@ -9,26 +9,33 @@ const ROOTS = ["longvt_source", "museg/charades", "museg/et_instruct_164k", "sel
 
 const HELP = `Usage: paravt parquet materialize --in FILE --out FILE (--media-root DIR | --root ROOT=DIR ...) [--strict]
 
-Writes a ParaVT RL / SFT parquet file (SPEC §6) back out with its sentinel paths materialized:
-every path value under a virtual root (${ROOTS.map((r) => `${r}/`).join(", ")})
-becomes file://<local root>/<rest>; every other value (absolute paths, file:// URIs, URLs, other
-relative paths, paths with ".." segments) is left untouched and reported as an unknown shape.
-Same rows, columns, schema, row groups and key-value metadata; pages are snappy-compressed.
-Path values are the videos / images columns and the video_url / image_url / video / image items
-of prompt and messages turns; paths written inside text are not changed.
+Writes a ParaVT RL / SFT parquet file (SPEC §6) back out with its sentinel paths materialized,
+value for value as the reference materializer (paravt/data/materialize.py of ParaVT) writes them:
+in the messages column (a list, or a JSON string, which comes back in Python's json.dumps form)
+the url of every item typed video_url / image_url, and in the videos column the video of every
+{video} item. A value under a virtual root (${ROOTS.map((r) => `${r}/`).join(", ")}),
+with or without file://, becomes file://<(root / path).resolve()> (links followed, ".." applied);
+every other value (absolute paths, file:// URIs of them, URLs, other relative paths, plain string
+items of videos, the prompt and images columns, text) is left untouched. Values on which the
+reference stops (a string under messages that is not JSON, a url that is not a string, a symlink
+loop) are left untouched and counted as unreadable. Same rows, columns, schema, row groups and
+key-value metadata; pages are snappy-compressed.
 
 Options:
   --in FILE          the parquet file to read
   --out FILE         the file to write (not the input; replaced if it exists)
-  --media-root DIR   the extraction root holding longvt_source/, museg/..., selfqa/
+  --media-root DIR   the extraction root holding longvt_source/, museg/..., selfqa/ (the
+                     reference's --root)
   --root ROOT=DIR    one root's own folder (the folder that IS ROOT), e.g.
                      --root museg/charades=/data/charades; repeatable; wins over --media-root
   --strict           exit 3 (after writing) when a file is missing, a path has an unknown
-                     shape, or a root has no directory
+                     shape, a value is unreadable, or a root has no directory
 
 The report goes to stdout as one JSON line: {in, out, rows, references, materialized,
 roots: [{root, dir, references, materialized, files, missing, missingExamples}],
-unknownShape: {references, examples: [{path, why}]}}. A summary per root goes to stderr.
+missingByBucket (the reference's materialize_report.json entry), unknownShape: {references,
+examples: [{path, why}]}, unreadable: {count, examples: [{at, why}]}}. A summary per root goes to
+stderr.
 
 Exit codes: 0 written, 1 cannot read or write, 2 bad arguments, 3 written but --strict found problems.
 
@@ -77,7 +84,8 @@ function parseMaterialize(args: readonly string[]): MaterializeArgs {
     }
     if (dir === "") throw new UsageError(`--root ${spec}: give the directory as ROOT=DIR`);
     if (roots[root as SentinelRoot] !== undefined) throw new UsageError(`--root ${root} is given twice`);
-    roots[root as SentinelRoot] = resolve(dir);
+    // As given: Python's resolve() of the joined path decides (links before "..").
+    roots[root as SentinelRoot] = dir;
   }
   const mediaRoot = v["media-root"];
   if (mediaRoot === "") throw new UsageError("--media-root is empty");
@@ -90,7 +98,7 @@ function parseMaterialize(args: readonly string[]): MaterializeArgs {
   return {
     input,
     output,
-    ...(mediaRoot === undefined ? {} : { mediaRoot: resolve(mediaRoot) }),
+    ...(mediaRoot === undefined ? {} : { mediaRoot }),
     roots,
     strict: v.strict === true,
   };
@@ -99,6 +107,7 @@ function parseMaterialize(args: readonly string[]): MaterializeArgs {
 function problems(report: MaterializeReport): boolean {
   return (
     report.unknownShape.references > 0 ||
+    report.unreadable.count > 0 ||
     report.roots.some((r) => r.missing > 0 || (r.dir === null && r.references > 0))
   );
 }
