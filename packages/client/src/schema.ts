@@ -482,6 +482,26 @@ export interface paths {
         patch: operations["models-update"];
         trace?: never;
     };
+    "/projects/{projectId}/models/{modelId}/probe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Probe an OpenAI-compatible endpoint: served models and context length, one image, several images, reasoning parser
+         * @description Token scope: WRITE. The result is also stored in the model's config as `probe`.
+         */
+        post: operations["models-probe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/training/sft": {
         parameters: {
             query?: never;
@@ -574,6 +594,26 @@ export interface paths {
          * @description Token scope: READ.
          */
         get: operations["evals-group"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/evals/groups/{groupId}/table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An evaluation group as the paper's main table (benchmarks as columns, average), as CSV and Markdown
+         * @description Token scope: READ. Rows are (model, prompt mode, K); each column is a benchmark's headline figure (accuracy, or mIoU for temporal grounding) over answered samples; ERROR episodes are left out and named in the row's notes.
+         */
+        get: operations["evals-table"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3731,6 +3771,141 @@ export interface operations {
             };
         };
     };
+    "models-probe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                modelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        probedAt: string;
+                        durationMs: number;
+                        modelIds: string[];
+                        modelsError: string | null;
+                        servedModelListed: boolean;
+                        maxModelLen: number | null;
+                        oneImage: {
+                            /** @constant */
+                            ok: true;
+                            answer: string;
+                            reasoningField: ("reasoning" | "reasoning_content") | null;
+                        } | {
+                            /** @constant */
+                            ok: false;
+                            error: string;
+                        };
+                        severalImages: {
+                            /** @constant */
+                            ok: true;
+                            answer: string;
+                            reasoningField: ("reasoning" | "reasoning_content") | null;
+                        } | {
+                            /** @constant */
+                            ok: false;
+                            error: string;
+                        };
+                        reasoningParser: ("reasoning" | "reasoning_content") | null;
+                        warnings: string[];
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "training-launchSft": {
         parameters: {
             query?: never;
@@ -4318,6 +4493,11 @@ export interface operations {
                                     n: number;
                                     meanScore: number;
                                 } | null;
+                                formatCompliance: {
+                                    n: number;
+                                    compliant: number;
+                                    rate: number;
+                                } | null;
                                 avgToolCalls: number | null;
                                 toolUsageRate: number | null;
                             };
@@ -4494,10 +4674,117 @@ export interface operations {
                                     n: number;
                                     meanScore: number;
                                 } | null;
+                                formatCompliance: {
+                                    n: number;
+                                    compliant: number;
+                                    rate: number;
+                                } | null;
                                 avgToolCalls: number | null;
                                 toolUsageRate: number | null;
                             };
                         }[];
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "evals-table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        group: {
+                            id: string;
+                            name: string;
+                        };
+                        columns: {
+                            datasetId: string;
+                            name: string;
+                            /** @enum {string} */
+                            metric: "accuracy" | "mIoU";
+                        }[];
+                        rows: {
+                            modelName: string;
+                            modes: ("direct" | "reasoning" | "agentic_general" | "agentic_minimal")[];
+                            k: number;
+                            withTool: boolean;
+                            values: (number | null)[];
+                            average: number | null;
+                            notes: string[];
+                        }[];
+                        fileName: string;
+                        csv: string;
+                        markdown: string;
                     };
                 };
             };
@@ -4664,6 +4951,11 @@ export interface operations {
                             openEnded: {
                                 n: number;
                                 meanScore: number;
+                            } | null;
+                            formatCompliance: {
+                                n: number;
+                                compliant: number;
+                                rate: number;
                             } | null;
                             avgToolCalls: number | null;
                             toolUsageRate: number | null;
@@ -5151,6 +5443,20 @@ export interface operations {
                         unmatched: string[];
                         unmatchedCount: number;
                         duplicates: string[];
+                        errorKinds: {
+                            rowError: number;
+                            apiError: number;
+                        };
+                        skipped: number;
+                        skippedByReason: {
+                            [key: string]: number;
+                        };
+                        skippedRows: {
+                            index: number;
+                            id: string;
+                            reason: string;
+                            detail: string;
+                        }[];
                     };
                 };
             };

@@ -6,6 +6,14 @@ export { extractAnswer, firstAnswerBody, removeBlocks } from "./answer";
 export { extractLetter, extractTimeRange } from "./eval-extract";
 export { evalCallWindow, parseEvalToolCalls, parseTimeValue } from "./eval-parser";
 export {
+  FORMAT_CONTRACTS,
+  formatContract,
+  formatVerdict,
+  type FormatContract,
+  type FormatTurn,
+  type FormatVerdict,
+} from "./format-compliance";
+export {
   formatReward,
   hasNonemptyAnswer,
   hasSubstantiveThink,

@@ -92,6 +92,7 @@ describe("no exported function throws on arbitrary strings", () => {
     "literalEval",
     "evalCallWindow",
     "parseTimeValue",
+    "formatVerdict",
   ]);
   const stringFns = Object.entries(protocol).flatMap(([name, v]) =>
     typeof v === "function" && !typedInputs.has(name) ? [[name, v as (...args: unknown[]) => unknown] as const] : [],
@@ -131,6 +132,22 @@ describe("no exported function throws on arbitrary strings", () => {
           toolReward(completion, 0.5);
         },
       ),
+    );
+  });
+
+  it("formatVerdict on arbitrary turns: compliant exactly when no reason is given", () => {
+    const turn = fc.record({
+      rawText: protocolText,
+      forcedPrefix: fc.option(fc.constantFrom("<think>\n", "<think>"), { nil: null }),
+      parseIssues: fc.array(anyText, { maxLength: 2 }),
+      finish: fc.constantFrom("stop" as const, "length" as const, null),
+      forcedFinal: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(turn, { maxLength: 4 }), fc.boolean(), fc.boolean(), (turns, think, answerTags) => {
+        const v = protocol.formatVerdict(turns, { think, answerTags });
+        expect(v.compliant).toBe(v.reasons.length === 0);
+      }),
     );
   });
 

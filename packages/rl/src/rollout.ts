@@ -14,13 +14,7 @@ import {
   type Trajectory,
 } from "@paravt/agent";
 import type { Generation, Tokenizer } from "@paravt/nano";
-import {
-  computeReward,
-  hasNonemptyAnswer,
-  hasSubstantiveThink,
-  tagsBalanced,
-  type RewardBreakdown,
-} from "@paravt/protocol";
+import { computeReward, formatContract, formatVerdict, type RewardBreakdown } from "@paravt/protocol";
 import type { RlConfig } from "./config";
 
 /** One generation of a rollout: what was asked (turns, frames, forced prefix) and what was sampled. */
@@ -88,7 +82,7 @@ export interface Rollout {
   /** All main-agent turns after the prompt, joined as the suite's oracle does (SPEC §2 input). */
   completion: string;
   reward: RewardBreakdown;
-  /** Parses and closes every tag (definition in `formatCompliant`). */
+  /** Format compliant (@paravt/protocol `formatVerdict`, through `formatCompliant`). */
   formatCompliant: boolean;
 }
 
@@ -110,22 +104,12 @@ export function completionText(main: readonly RecordedGeneration[]): string {
 }
 
 /**
- * Format compliance of a rollout (issue 9: "fully parseable with every tag closed"), with the
- * SPEC §2 / §4 helpers: the episode ended normally, every main-agent turn ended with
- * `<|im_end|>` (no truncation), no turn had a tool-call parse issue, every opening tag of think,
- * tool_call, tool_code and answer is closed (`tagsBalanced`), there is a substantive think block
- * and a non-empty `<answer>` body.
+ * Format compliance of a rollout: the one definition of @paravt/protocol (`formatVerdict`, also
+ * behind eval summaries and the review filter) on the trajectory's main-agent turns, under the
+ * contract of the rollout's prompt mode; an episode that ended in an error is not compliant.
  */
-export function formatCompliant(t: Trajectory, main: readonly RecordedGeneration[], completion: string): boolean {
-  return (
-    t.status === "ok" &&
-    main.length > 0 &&
-    main.every((g) => g.generation.stop === "im_end") &&
-    t.turns.every((turn) => turn.parseIssues.length === 0) &&
-    tagsBalanced(completion) &&
-    hasSubstantiveThink(completion) &&
-    hasNonemptyAnswer(completion)
-  );
+export function formatCompliant(t: Trajectory): boolean {
+  return t.status === "ok" && formatVerdict(t.turns, formatContract(t.mode)).compliant;
 }
 
 export interface RolloutOptions {
@@ -185,6 +169,6 @@ export async function runRollout(o: RolloutOptions): Promise<Rollout> {
     sub,
     completion,
     reward: reward as RewardBreakdown,
-    formatCompliant: formatCompliant(trajectory, main, completion),
+    formatCompliant: formatCompliant(trajectory),
   };
 }

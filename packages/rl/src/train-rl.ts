@@ -69,7 +69,7 @@ export interface RolloutSummary {
   accRewardMean: number;
   formatRewardMean: number;
   toolRewardMean: number;
-  /** Share of rollouts fully parseable with every tag closed (rollout.ts `formatCompliant`). */
+  /** Share of format-compliant rollouts (@paravt/protocol `formatVerdict`, rollout.ts `formatCompliant`). */
   formatCompliance: number;
   /** Share of rollouts with at least one dispatched tool call (SPEC §5 tool usage rate). */
   toolCallRate: number;

@@ -156,6 +156,11 @@ export const importedRunConfig = z.object({
     matched: z.number().int(),
     unmatched: z.array(z.string()),
     duplicates: z.array(z.string()),
+    /** Rows not stored, per reason (unmatched, ambiguous, key_mismatch, duplicate); absent on older imports. */
+    skipped: z.number().int().optional(),
+    byReason: z.record(z.string(), z.number().int()).optional(),
+    /** The reference's dataset name and the benchmark it is here. */
+    dataset: z.string().nullable().optional(),
     /** The file's own summary object, kept verbatim for comparison. */
     referenceSummary: z.unknown(),
   }),
@@ -167,26 +172,48 @@ const ratio = z.object({ n: z.number().int(), correct: z.number().int(), accurac
 export type AccuracyCount = z.infer<typeof ratio>;
 
 /**
- * SPEC §5 summary of one run, computed from its stored episode rows. Rates are over answered
- * samples (status OK): an infrastructure error is counted in `errors`, never as a wrong answer.
+ * SPEC §5 summary of one run, computed from its stored episode rows (services/evals-summary.ts).
+ *
+ * ERROR episodes (an infrastructure failure: dead model server, dropped connection, unreadable
+ * video) are counted in `errors` and in NO rate: not as wrong answers, not as zero IoU, not as
+ * samples without tool calls. This differs on purpose from the reference evaluator (ParaVT
+ * paravt/eval/utils.py `run_dataset`; SPEC §5 "weaknesses not to inherit"), where
+ * error rows count as wrong in MCQ accuracy and as 0 calls in the tool figures over `total`,
+ * while its grounding figures skip them as ours do. Its accuracy is recovered from ours as
+ * correct / (n + errors) for a run whose samples are all multiple choice.
  */
 export const evalSummary = z.object({
   /** Samples the run covers. */
   samples: z.number().int(),
   /** Episode rows stored so far (answered + errors). */
   stored: z.number().int(),
+  /** Episodes with status OK. */
   answered: z.number().int(),
+  /** ERROR episodes: counted here only. */
   errors: z.number().int(),
-  /** Multiple choice: correct / answered. */
+  /**
+   * Multiple choice accuracy: correct / n over answered rows that carry a verdict (like the
+   * reference, a row with `correct` null is not counted).
+   */
   mcq: ratio.nullable(),
-  /** VideoMME-style accuracy by the sample's duration group. */
+  /** VideoMME accuracy by the sample's duration group (short / medium / long), as `mcq`. */
   byDuration: z.record(durationCategorySchema, ratio).nullable(),
-  /** Temporal grounding: mean IoU and recall at IoU thresholds (IoU = intersection / hull span). */
+  /**
+   * Temporal grounding over answered rows: mean IoU and recall at IoU >= 0.3 / 0.5 / 0.7 (IoU =
+   * intersection / hull span, SPEC §5; an answer without a readable range scores 0).
+   */
   grounding: z
     .object({ n: z.number().int(), mIoU: z.number(), r03: z.number(), r05: z.number(), r07: z.number() })
     .nullable(),
   /** Open-ended questions: mean score. */
   openEnded: z.object({ n: z.number().int(), meanScore: z.number() }).nullable(),
+  /**
+   * Share of answered episodes that are format compliant (@paravt/protocol `formatVerdict`, the
+   * definition RL metrics and the review filter use). Only episodes with stored turns are judged:
+   * null for an imported reference run (its rows keep 500 characters of the answer, no turns).
+   */
+  formatCompliance: z.object({ n: z.number().int(), compliant: z.number().int(), rate: z.number() }).nullable(),
+  /** Mean dispatched tool calls per answered episode. */
   avgToolCalls: z.number().nullable(),
   /** Share of answered samples with at least one tool call. */
   toolUsageRate: z.number().nullable(),
@@ -370,6 +397,41 @@ export const evalMatrixOutput = z.object({
 });
 export type EvalMatrixOutput = z.infer<typeof evalMatrixOutput>;
 
+// ----- paper-shaped table of a group (SPEC §5) -------------------------------------------------
+
+/**
+ * An evaluation group as the paper's main table: one row per (model, with/without tools, K), one
+ * column per benchmark (its headline figure: MCQ accuracy, or mIoU for grounding), and the
+ * average. A row joins the prompt modes of its tool class when they cover different benchmarks
+ * (the reference runs MCQ in agentic_general and Charades-STA in agentic_minimal); two modes on
+ * one benchmark give two rows. Values are fractions in [0, 1]; `csv` and `markdown` print them in
+ * % with one decimal.
+ */
+export const evalGroupTableOutput = z.object({
+  group: z.object({ id: z.string(), name: z.string() }),
+  columns: z.array(z.object({ datasetId: z.string(), name: z.string(), metric: z.enum(["accuracy", "mIoU"]) })),
+  rows: z.array(
+    z.object({
+      modelName: z.string(),
+      /** The prompt modes of the row's runs, in column order. */
+      modes: z.array(evalModeSchema),
+      k: z.number().int(),
+      withTool: z.boolean(),
+      /** One per column, in column order; null where the row has no run or no answered sample. */
+      values: z.array(z.number().nullable()),
+      /** Mean over ALL columns (as the paper averages its benchmarks); null when a value is missing. */
+      average: z.number().nullable(),
+      /** What a reader must know about the row's figures: unfinished runs, ERROR episodes left out. */
+      notes: z.array(z.string()),
+    }),
+  ),
+  /** Download file name without extension. */
+  fileName: z.string(),
+  csv: z.string(),
+  markdown: z.string(),
+});
+export type EvalGroupTableOutput = z.infer<typeof evalGroupTableOutput>;
+
 // ----- reference import (SPEC §6) --------------------------------------------------------------
 
 export const importReferenceInput = projectRef.extend({
@@ -395,6 +457,13 @@ export const importReferenceOutput = z.object({
   unmatchedCount: z.number().int(),
   /** Row ids seen more than once; only the first was kept. */
   duplicates: z.array(z.string()),
+  /** Matched rows stored as ERROR episodes, by cause: the row's `error`, or an `[API error: …]` final. */
+  errorKinds: z.object({ rowError: z.number().int(), apiError: z.number().int() }),
+  /** Rows not stored (rows = matched + skipped), per reason (@paravt/benchmarks REFERENCE_SKIP_REASONS). */
+  skipped: z.number().int(),
+  skippedByReason: z.record(z.string(), z.number().int()),
+  /** The first 100 rows not stored: position in `results`, id, reason, what was found. */
+  skippedRows: z.array(z.object({ index: z.number().int(), id: z.string(), reason: z.string(), detail: z.string() })),
 });
 
 // ----- side-by-side comparison (issue 8) -------------------------------------------------------

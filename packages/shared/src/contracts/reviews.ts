@@ -31,8 +31,9 @@ export const MAX_QUEUE_ITEMS = 1000;
  * What selects a queue's episodes from one run (eval or training). Kept verbatim on the queue.
  * - wrong: answered (status OK) and not right (wrong, or an unscored open-ended answer);
  * - error: an infrastructure failure (dead model server, decode error);
- * - format: answered but not fully parseable (a turn with a parse issue, an unbalanced tag, or
- *   no extractable answer; the SPEC §4 parsers decide);
+ * - format: answered but not format compliant (@paravt/protocol `formatVerdict`, the definition
+ *   eval summaries and RL metrics use: a turn cut by max tokens, with a parse issue or an
+ *   unbalanced tag, no final answer, or no `<think>` where the mode asks for one);
  * - no_tool_small_k: answered without any tool call at an overview of at most `maxK` frames;
  * - low_iou: temporal-grounding answers with IoU (SPEC §5 hull IoU, the episode's score) below `below`;
  * - flipped: right in `againstRunId` and wrong here (or the other way, or either).

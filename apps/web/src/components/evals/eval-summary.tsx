@@ -25,7 +25,7 @@ function Stat({
 
 /**
  * SPEC §5 summary of one run: accuracy (and by duration), grounding mIoU and R@0.3/0.5/0.7,
- * errors (never counted as wrong), average tool calls and tool usage rate.
+ * errors (never counted as wrong), format compliance, average tool calls and tool usage rate.
  */
 export function EvalSummaryPanel({ summary }: { summary: EvalSummary }) {
   const s = summary;
@@ -46,7 +46,7 @@ export function EvalSummaryPanel({ summary }: { summary: EvalSummary }) {
         <Stat
           label="Accuracy"
           value={`${pct(s.mcq.accuracy)}%`}
-          detail={`${s.mcq.correct}/${s.mcq.n} multiple choice`}
+          detail={`${s.mcq.correct}/${s.mcq.n} answered multiple choice${s.errors ? "; errors left out" : ""}`}
         />
       )}
       {s.grounding && (
@@ -59,11 +59,20 @@ export function EvalSummaryPanel({ summary }: { summary: EvalSummary }) {
       {s.openEnded && (
         <Stat label="Open-ended score" value={s.openEnded.meanScore.toFixed(3)} detail={`mean of ${s.openEnded.n}`} />
       )}
+      <Stat
+        label="Format compliance"
+        value={s.formatCompliance ? `${pct(s.formatCompliance.rate)}%` : "—"}
+        detail={
+          s.formatCompliance
+            ? `${s.formatCompliance.compliant}/${s.formatCompliance.n} answered episodes`
+            : "not judged: no stored turns (imported)"
+        }
+      />
       <Stat label="Avg tool calls" value={s.avgToolCalls == null ? "—" : s.avgToolCalls.toFixed(2)} />
       <Stat
         label="Tool usage rate"
         value={s.toolUsageRate == null ? "—" : `${pct(s.toolUsageRate)}%`}
-        detail="samples with ≥ 1 call"
+        detail="answered samples with ≥ 1 call"
       />
       {s.byDuration && (
         <Stat

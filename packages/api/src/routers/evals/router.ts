@@ -12,6 +12,7 @@ import {
   evalGroupListInput,
   evalGroupOutput,
   evalGroupRefInput,
+  evalGroupTableOutput,
   evalLaunchInput,
   evalLaunchOutput,
   evalMatrixInput,
@@ -76,6 +77,26 @@ export const evalsRouter = createTRPCRouter({
     .input(evalGroupRefInput)
     .output(evalGroupOutput)
     .query(({ ctx, input }) => evals.getGroup(ctx.access, input.groupId)),
+  /**
+   * The group as the paper's main table (models x benchmarks + average) with its CSV and
+   * Markdown renderings, for the evaluations page's download and for scripts.
+   */
+  table: projectProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/evals/groups/{groupId}/table",
+        tags: ["evals"],
+        summary: "An evaluation group as the paper's main table (benchmarks as columns, average), as CSV and Markdown",
+        description:
+          "Token scope: READ. Rows are (model, prompt mode, K); each column is a benchmark's headline figure " +
+          "(accuracy, or mIoU for temporal grounding) over answered samples; ERROR episodes are left out and named in the row's notes.",
+        protect: true,
+      },
+    })
+    .input(evalGroupRefInput)
+    .output(evalGroupTableOutput)
+    .query(({ ctx, input }) => evals.groupTable(ctx.access, input.groupId)),
   /** One run: settings and SPEC §5 summary (live while it runs). */
   byId: projectProcedure
     .meta({

@@ -48,6 +48,7 @@ const mcq = (correct: number, n: number) =>
       toolCallCount: 0,
       questionType: "mcq" as const,
       duration: null,
+      formatCompliant: null,
     })),
     n,
   );
@@ -60,6 +61,7 @@ const tvg = (ious: number[]) =>
       toolCallCount: 1,
       questionType: "tvg" as const,
       duration: null,
+      formatCompliant: null,
     })),
     ious.length,
   );

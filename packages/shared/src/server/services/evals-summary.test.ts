@@ -9,6 +9,7 @@ const row = (over: Partial<SummaryRow>): SummaryRow => ({
   toolCallCount: 0,
   questionType: "mcq",
   duration: null,
+  formatCompliant: true,
   ...over,
 });
 
@@ -62,6 +63,45 @@ describe("summarize", () => {
     expect(s).toMatchObject({ stored: 2, answered: 0, errors: 2, avgToolCalls: null, toolUsageRate: null });
     expect(s.mcq).toEqual({ n: 0, correct: 0, accuracy: null });
     expect(summarize([], 10)).toMatchObject({ samples: 10, stored: 0, mcq: null, grounding: null });
+  });
+
+  it("leaves ERROR episodes out of every figure, as the contract states (the reference would count them wrong)", () => {
+    const rows = [
+      row({ correct: true, toolCallCount: 1, formatCompliant: true }),
+      row({ correct: false, toolCallCount: 0, formatCompliant: false }),
+      // Three infrastructure failures: not wrong, not 0 calls, not format failures.
+      ...[1, 2, 3].map(() => row({ status: "ERROR", correct: null, toolCallCount: 0, formatCompliant: null })),
+    ];
+    const s = summarize(rows, 5);
+    expect(s).toMatchObject({ stored: 5, answered: 2, errors: 3 });
+    expect(s.mcq).toEqual({ n: 2, correct: 1, accuracy: 0.5 });
+    expect(s.formatCompliance).toEqual({ n: 2, compliant: 1, rate: 0.5 });
+    expect(s.toolUsageRate).toBe(0.5);
+    expect(s.avgToolCalls).toBe(0.5);
+    // The reference's figure (errors counted wrong) is recovered as correct / (n + errors).
+    expect(s.mcq!.correct / (s.mcq!.n + s.errors)).toBeCloseTo(0.2, 12);
+  });
+
+  it("does not count an answered MCQ row without a verdict (correct null), like the reference", () => {
+    const s = summarize([row({ correct: true }), row({ correct: null }), row({ correct: false })], 3);
+    expect(s.mcq).toEqual({ n: 2, correct: 1, accuracy: 0.5 });
+    expect(s.answered).toBe(3);
+  });
+
+  it("reports format compliance over the answered episodes that have stored turns only", () => {
+    const s = summarize(
+      [
+        row({ formatCompliant: true }),
+        row({ formatCompliant: true }),
+        row({ formatCompliant: false }),
+        row({ formatCompliant: null }), // no stored turns (imported reference row): not judged
+      ],
+      4,
+    );
+    expect(s.formatCompliance!.n).toBe(3);
+    expect(s.formatCompliance!.compliant).toBe(2);
+    expect(s.formatCompliance!.rate).toBeCloseTo(2 / 3, 12);
+    expect(summarize([row({ formatCompliant: null })], 1).formatCompliance).toBeNull();
   });
 
   it("averages open-ended scores", () => {

@@ -8,6 +8,7 @@ import {
   type EvalSummary,
 } from "../../contracts/evals";
 import { db } from "../db";
+import { FORMAT_TURN_SELECT, storedFormatVerdict, type StoredTurn } from "./episode-format";
 
 /** What a summary needs of one episode row. */
 export interface SummaryRow {
@@ -17,14 +18,18 @@ export interface SummaryRow {
   toolCallCount: number;
   questionType: QuestionType;
   duration: DurationCategory | null;
+  /** The one format-compliance verdict (episode-format.ts); null when the row has no stored turns. */
+  formatCompliant: boolean | null;
 }
 
 /** SPEC §5 grounding recall thresholds: R@0.3, R@0.5, R@0.7. */
 const RECALL_AT = [0.3, 0.5, 0.7] as const;
 
+/** Accuracy over the rows that carry a verdict (the reference skips `correct` None as well). */
 function accuracy(rows: readonly SummaryRow[]): AccuracyCount {
-  const correct = rows.filter((r) => r.correct === true).length;
-  return { n: rows.length, correct, accuracy: rows.length ? correct / rows.length : null };
+  const scored = rows.filter((r) => r.correct !== null);
+  const correct = scored.filter((r) => r.correct === true).length;
+  return { n: scored.length, correct, accuracy: scored.length ? correct / scored.length : null };
 }
 
 function mean(values: readonly number[]): number {
@@ -32,11 +37,12 @@ function mean(values: readonly number[]): number {
 }
 
 /**
- * The summary of a run covering `samples` samples from the rows stored so far. Every rate is over
- * answered rows (status OK): an infrastructure error is counted in `errors`, never as a wrong
- * answer (SPEC §5 lists silently-wrong dropped connections as a flaw not to inherit).
- * Grounding IoU is the row's score: intersection / hull span, which equals intersection / union
- * whenever the windows overlap and is 0 otherwise, so both definitions give the same number.
+ * The summary of a run covering `samples` samples from the rows stored so far. Every figure is over
+ * answered rows (status OK): an ERROR episode is counted in `errors` only, never as a wrong answer,
+ * a zero IoU or a sample without tool calls (SPEC §5 lists silently-wrong dropped connections as a
+ * flaw not to inherit; contracts/evals.ts `evalSummary` states how the reference differs).
+ * Grounding IoU is the row's score: intersection / hull span (SPEC §5, the reference's
+ * `temporal_iou`), 0 for an answer without a readable range, like the reference's.
  */
 export function summarize(rows: readonly SummaryRow[], samples: number): EvalSummary {
   const answered = rows.filter((r) => r.status === "OK");
@@ -65,6 +71,8 @@ export function summarize(rows: readonly SummaryRow[], samples: number): EvalSum
     : null;
 
   const oe = byType("oe");
+  const judged = answered.filter((r) => r.formatCompliant !== null);
+  const compliant = judged.filter((r) => r.formatCompliant === true).length;
   return {
     samples,
     stored: rows.length,
@@ -74,6 +82,7 @@ export function summarize(rows: readonly SummaryRow[], samples: number): EvalSum
     byDuration,
     grounding,
     openEnded: oe.length ? { n: oe.length, meanScore: mean(oe.map((r) => r.score ?? 0)) } : null,
+    formatCompliance: judged.length ? { n: judged.length, compliant, rate: compliant / judged.length } : null,
     avgToolCalls: answered.length ? mean(answered.map((r) => r.toolCallCount)) : null,
     toolUsageRate: answered.length ? answered.filter((r) => r.toolCallCount >= 1).length / answered.length : null,
   };
@@ -95,6 +104,28 @@ export function durationCategoryOf(sampleMetadata: unknown, episodeDetails?: unk
   return asCategory(m.duration) ?? asCategory(m.durationCategory) ?? asCategory(d.duration);
 }
 
+/** One stored episode as summary input. */
+export function toSummaryRow(r: {
+  status: "OK" | "ERROR";
+  correct: boolean | null;
+  score: number | null;
+  toolCallCount: number;
+  details: unknown;
+  promptMode: string;
+  sample: { questionType: QuestionType; metadata: unknown };
+  turns: readonly StoredTurn[];
+}): SummaryRow {
+  return {
+    status: r.status,
+    correct: r.correct,
+    score: r.score,
+    toolCallCount: r.toolCallCount,
+    questionType: r.sample.questionType,
+    duration: durationCategoryOf(r.sample.metadata, r.details),
+    formatCompliant: storedFormatVerdict(r.turns, r.promptMode)?.compliant ?? null,
+  };
+}
+
 /** The stored rows of many runs at once (one query), as summary input, keyed by run id. */
 export async function summaryRowsOf(runIds: readonly string[]): Promise<Map<string, SummaryRow[]>> {
   const out = new Map<string, SummaryRow[]>(runIds.map((id) => [id, []]));
@@ -108,19 +139,12 @@ export async function summaryRowsOf(runIds: readonly string[]): Promise<Map<stri
       score: true,
       toolCallCount: true,
       details: true,
+      promptMode: true,
       sample: { select: { questionType: true, metadata: true } },
+      turns: FORMAT_TURN_SELECT,
     },
   });
-  for (const r of rows) {
-    out.get(r.runId)!.push({
-      status: r.status,
-      correct: r.correct,
-      score: r.score,
-      toolCallCount: r.toolCallCount,
-      questionType: r.sample.questionType,
-      duration: durationCategoryOf(r.sample.metadata, r.details),
-    });
-  }
+  for (const r of rows) out.get(r.runId)!.push(toSummaryRow(r));
   return out;
 }
 

@@ -7,10 +7,12 @@ import { Prisma, type Run } from "@paravt/db";
 import {
   evalModelProblems,
   evalRunConfig,
+  evalSummary,
   importedRunConfig,
   usesTools,
   type EvalEpisodeOutput,
   type EvalGroupOutput,
+  type EvalGroupTableOutput,
   type EvalLaunchInput,
   type EvalMatrixOutput,
   type EvalRunOutput,
@@ -25,11 +27,13 @@ import { db } from "../db";
 import { publishRunEvent } from "../events";
 import type { ProjectAccess } from "./access";
 import { buildMatrix } from "./evals-matrix";
+import { buildGroupTable } from "./evals-table";
 import { enqueueEvalFlow } from "./evals-queue";
 import { durationCategoryOf, summarize, summaryRowsOf } from "./evals-summary";
 import { getRun, toRunOutput } from "./runs";
 
 export { buildMatrix, headline } from "./evals-matrix";
+export { buildGroupTable, percent, TABLE_POLICY, tableCsv, tableMarkdown } from "./evals-table";
 export { closeEvalFlows, enqueueEvalFlow, shardJobId, shardRanges } from "./evals-queue";
 export { computeRunSummary, durationCategoryOf, summarize, summaryRowsOf, type SummaryRow } from "./evals-summary";
 export {
@@ -45,7 +49,7 @@ export {
   type ToolCallRecord,
   type TurnRecord,
 } from "./evals-store";
-export { importReference, parseReferenceFile, referenceRowSchema, type ImportReferenceResult } from "./evals-import";
+export { importReference, importMessage, parseReferenceFile, type ImportReferenceResult } from "./evals-import";
 
 const EVAL_KINDS = ["eval", "import"] as const;
 
@@ -249,14 +253,25 @@ async function toEvalOutputs(rows: readonly RunRow[]): Promise<EvalRunOutput[]> 
       d,
     ]),
   );
-  const live = parsed.filter((x) => x.r.summary === null).map((x) => x.r.id);
-  const liveRows = await summaryRowsOf(live);
+  // A stored summary written before the summary gained a figure (e.g. format compliance) no
+  // longer parses: it is recomputed from the rows like a live one, and stored again once.
+  const storedSummary = new Map<string, EvalSummary>();
+  for (const { r } of parsed) {
+    const ok = r.summary === null ? null : evalSummary.safeParse(r.summary);
+    if (ok?.success) storedSummary.set(r.id, ok.data);
+  }
+  const recompute = parsed.filter((x) => !storedSummary.has(x.r.id));
+  const rowsOf = await summaryRowsOf(recompute.map((x) => x.r.id));
+  const outdated: { id: string; summary: EvalSummary }[] = [];
+  for (const { r, s } of recompute) {
+    const summary = summarize(rowsOf.get(r.id) ?? [], s!.sampleCount);
+    storedSummary.set(r.id, summary);
+    if (r.summary !== null) outdated.push({ id: r.id, summary });
+  }
+  for (const o of outdated) await storeSummary(o.id, o.summary);
   return parsed.map(({ r, s }) => {
     const settings = s!;
-    const summary: EvalSummary =
-      r.summary !== null
-        ? (r.summary as unknown as EvalSummary)
-        : summarize(liveRows.get(r.id) ?? [], settings.sampleCount);
+    const summary = storedSummary.get(r.id)!;
     return {
       ...toRunOutput(r),
       group: settings.group,
@@ -324,6 +339,12 @@ async function groupRuns(access: ProjectAccess, groupId: string): Promise<EvalRu
 
 export async function getGroup(access: ProjectAccess, groupId: string): Promise<EvalGroupOutput> {
   return groupOf(await groupRuns(access, groupId));
+}
+
+/** The group as the paper's main table, with its CSV and Markdown (evals-table.ts). */
+export async function groupTable(access: ProjectAccess, groupId: string): Promise<EvalGroupTableOutput> {
+  const group = groupOf(await groupRuns(access, groupId));
+  return buildGroupTable({ id: group.id, name: group.name }, group.runs);
 }
 
 export async function matrix(

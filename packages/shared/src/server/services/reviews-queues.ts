@@ -16,7 +16,7 @@ import { NotFoundError, ValidationError } from "../../errors";
 import { db } from "../db";
 import { assertCan, type ProjectAccess } from "./access";
 import { WRONG, flipFilter } from "./evals";
-import { formatFailure } from "./review-format";
+import { FORMAT_TURN_SELECT, storedFormatVerdict } from "./episode-format";
 import { itemInclude, memberSelect, publishReviewChange, toItemRow } from "./reviews-rows";
 
 async function runInProject(access: ProjectAccess, runId: string) {
@@ -80,7 +80,9 @@ export async function selectQueueEpisodes(
     return { episodeIds: rows.map((r) => r.id), matched };
   }
   // Format needs every turn's text: read a page of episodes at a time (a training run has
-  // thousands of rollouts), in the queue's order, keeping only the ids that fail.
+  // thousands of rollouts), in the queue's order, keeping only the ids that fail the one
+  // definition of format compliance (@paravt/protocol `formatVerdict`, as eval summaries and RL
+  // metrics count it). An episode without stored turns (an imported reference row) is not judged.
   const failed: string[] = [];
   for (let skip = 0; ; skip += FORMAT_PAGE) {
     const rows = await db().episode.findMany({
@@ -88,13 +90,9 @@ export async function selectQueueEpisodes(
       orderBy,
       skip,
       take: FORMAT_PAGE,
-      select: {
-        id: true,
-        prediction: true,
-        turns: { select: { rawText: true, forcedPrefix: true, parseIssues: true }, orderBy: { index: "asc" } },
-      },
+      select: { id: true, promptMode: true, turns: FORMAT_TURN_SELECT },
     });
-    for (const r of rows) if (formatFailure(r.turns, r.prediction).failed) failed.push(r.id);
+    for (const r of rows) if (storedFormatVerdict(r.turns, r.promptMode)?.compliant === false) failed.push(r.id);
     if (rows.length < FORMAT_PAGE) break;
   }
   return { episodeIds: failed.slice(0, MAX_QUEUE_ITEMS), matched: failed.length };

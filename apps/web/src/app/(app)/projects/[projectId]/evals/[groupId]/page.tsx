@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useParams } from "next/navigation";
 import { timeAgo } from "@/components/format";
 import { EvalRunsTable } from "@/components/evals/eval-runs-table";
+import { GroupTableDownload } from "@/components/evals/group-table-download";
 import { ImportReferenceForm } from "@/components/evals/import-reference-form";
 import { ResultsMatrix } from "@/components/evals/results-matrix";
 import { LiveBadge } from "@/components/live-badge";
@@ -44,6 +45,7 @@ export default function EvalGroupPage() {
         <CardHeader
           title="Results"
           description="MCQ accuracy (%) and grounding mIoU (× 100) per dataset; errors are counted beside the value, never as wrong answers. Open a cell for its samples."
+          actions={<GroupTableDownload projectId={projectId} groupId={g.id} />}
         />
         {matrix.error && <Alert>{errorMessage(matrix.error)}</Alert>}
         {matrix.data && <ResultsMatrix projectId={projectId} matrix={matrix.data} />}
