@@ -87,10 +87,14 @@ export {
 } from "./engines/openai-engine";
 export {
   ChatCompletionRequestSchema,
-  ChatCompletionResponseSchema,
   decodeImageDataUrl,
   jpegDataUrl,
   type ChatCompletionRequest,
-  type ChatCompletionResponse,
 } from "./openai-wire";
+export {
+  ChatCompletionResponseSchema,
+  readCompletionResponse,
+  type ChatCompletionResponse,
+  type ReadCompletion,
+} from "./engines/openai-response";
 export { createNanoServer, type NanoServerOptions } from "./server/nano-server";

@@ -1,6 +1,7 @@
 // The subset of the OpenAI chat-completions wire format we speak (SPEC §5: frames travel as JPEG
 // data URLs through an OpenAI-compatible chat API, vLLM / SGLang), validated with zod on both
-// sides: the nano server reads requests with it, OpenAIEngine reads responses with it.
+// sides: the nano server reads requests with it. Responses, in every shape vLLM and SGLang write
+// them, are read by engines/openai-response.ts.
 
 import { z } from "zod";
 
@@ -49,19 +50,6 @@ export const ChatCompletionRequestSchema = z.object({
   add_generation_prompt: z.boolean().optional(),
 });
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequestSchema>;
-
-export const ChatCompletionResponseSchema = z.object({
-  choices: z
-    .array(
-      z.object({
-        message: z.object({ content: z.string().nullable() }),
-        finish_reason: z.string().nullable().optional(),
-      }),
-    )
-    .min(1),
-  usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).optional(),
-});
-export type ChatCompletionResponse = z.infer<typeof ChatCompletionResponseSchema>;
 
 /** OpenAI's error body. */
 export interface WireError {

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { THINK_PREFIX } from "@paravt/nano";
+import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CoreNanoBackend } from "../engines/core-backend";
 import { NanoEngine, type NanoBackend } from "../engines/nano-engine";
@@ -561,5 +562,57 @@ describe("nano server: OpenAI chat API features", () => {
       stream: false,
     });
     expect(r.choices).toHaveLength(1);
+  });
+});
+
+describe("nano server: the official openai npm client", () => {
+  const client = () => new OpenAI({ baseURL: baseUrl, apiKey: "unused", maxRetries: 0 });
+  const ask = {
+    model: MODEL,
+    messages: [{ role: "user" as const, content: "Describe the video." }],
+    max_tokens: 24,
+    temperature: 0,
+  };
+
+  it("lists the model, completes, and streams the same text (with usage)", async () => {
+    const c = client();
+    const models = await c.models.list();
+    expect(models.data.map((m) => m.id)).toEqual([MODEL]);
+
+    const done = await c.chat.completions.create({ ...ask, logprobs: true });
+    const choice = done.choices[0]!;
+    expect(choice.message.role).toBe("assistant");
+    expect(typeof choice.message.content).toBe("string");
+    expect(choice.logprobs?.content?.length).toBe(done.usage?.completion_tokens);
+
+    const stream = await c.chat.completions.create({ ...ask, stream: true, stream_options: { include_usage: true } });
+    let text = "";
+    let finish: string | null = null;
+    let usage: OpenAI.CompletionUsage | null | undefined;
+    for await (const chunk of stream) {
+      for (const ch of chunk.choices) {
+        text += ch.delta.content ?? "";
+        finish = ch.finish_reason ?? finish;
+      }
+      if (chunk.usage) usage = chunk.usage;
+    }
+    expect(text).toBe(choice.message.content);
+    expect(finish).toBe(choice.finish_reason);
+    expect(usage).toEqual(done.usage);
+  });
+
+  it("n and stop come back as the client types them; an unsupported field is the client's BadRequestError naming it", async () => {
+    const c = client();
+    const two = await c.chat.completions.create({ ...ask, n: 2, seed: 7, temperature: 1 });
+    expect(two.choices.map((x) => x.index)).toEqual([0, 1]);
+    const bad = await c.chat.completions
+      .create({ ...ask, tools: [{ type: "function", function: { name: "crop_video", parameters: {} } }] })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(bad).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((bad as InstanceType<typeof OpenAI.BadRequestError>).status).toBe(400);
+    expect((bad as Error).message).toMatch(/tools/);
   });
 });
