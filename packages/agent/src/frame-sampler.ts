@@ -2,6 +2,13 @@
 // (SPEC §1.4). The runner talks to this interface only and times it separately from the model.
 // The default implementation decodes through @paravt/video (JPEG quality 85 inside the SPEC pixel
 // bounds, optional disk FrameCache).
+//
+// Contract: a frame's `timestamp` is the time every consumer states for it — the `<t seconds>`
+// text of the prompt (messages.ts), the trajectory's overviewTimestamps / frameTimestamps and the
+// viewer's ticks — so the pixels must be the frame shown at that time. By default they are the
+// exact frame (the first at or after it, less than one frame period later). A sampler that opts
+// into keyframe approximations for speed rewrites `timestamp` to the frame's real presentation
+// time (`sourceTime`), so what is stated is still what is seen.
 
 import { cropWindow, overview, probe, type FrameCache, type SampledFrame, type VideoInfo } from "@paravt/video";
 
@@ -36,11 +43,18 @@ export interface FrameSampler {
 export interface VideoFrameSamplerOptions {
   cache?: FrameCache | null;
   /**
-   * @paravt/video's accuracy/cost knob (see its README "Accuracy vs cost"): default = half the
-   * spacing of the requested times; 0 = exact frames everywhere (what the nano trainer decodes
-   * and what reproducing the reference's exact frames needs), ~20x the cost on hour-long videos.
+   * @paravt/video's accuracy/cost knob (its README "Accuracy vs cost"). Default 0: exact frames,
+   * what the nano trainer decodes and what the reference decodes. `> 0` opts into speed: a
+   * keyframe up to maxErrorS before a requested time is taken as is (a 64-frame overview of an
+   * hour-long video decodes 64 frames instead of ~3,500), and each frame's `timestamp` becomes its
+   * real time, so the overview ticks are no longer evenly spaced.
    */
   maxErrorS?: number;
+}
+
+/** In speed mode the time stated for a frame is the time it was really shown. */
+function stateRealTime(frame: SampledFrame): SampledFrame {
+  return { ...frame, timestamp: frame.sourceTime };
 }
 
 /** The FrameSampler over @paravt/video; probes each file once per sampler (files must not change under a run). */
@@ -57,6 +71,8 @@ export function videoFrameSampler(opts: VideoFrameSamplerOptions = {}): FrameSam
     }
     return p;
   };
+  const approximate = (opts.maxErrorS ?? 0) > 0;
+  const stated = (frames: SampledFrame[]) => (approximate ? frames.map(stateRealTime) : frames);
   const frameOpts = async (video: VideoRef, signal?: AbortSignal) => {
     const i = await info(video.file);
     return {
@@ -71,11 +87,12 @@ export function videoFrameSampler(opts: VideoFrameSamplerOptions = {}): FrameSam
     async overview(video, k, o = {}) {
       const fo = await frameOpts(video, o.signal);
       const frames = await overview(video.file, k, fo);
-      return { duration: fo.info.duration, frames };
+      return { duration: fo.info.duration, frames: stated(frames) };
     },
     async crop(video, start, end, o = {}) {
       const fo = await frameOpts(video, o.signal);
-      return cropWindow(video.file, start, end, fo);
+      const crop = await cropWindow(video.file, start, end, fo);
+      return { ...crop, frames: stated(crop.frames) };
     },
   };
 }

@@ -70,18 +70,17 @@ async function errorCode(p: Promise<unknown>): Promise<string> {
 }
 
 describe("overview", () => {
-  it.each([4, 8, 16, 32, 64, 7, 1])("returns K=%i frames at the exact overview timestamps", async (k) => {
+  it.each([4, 8, 16, 32, 64, 7, 1])("returns K=%i frames, each the exact frame at its timestamp", async (k) => {
     const frames = await overview(main, k, { info });
     expect(frames).toHaveLength(k);
     expect(frames.map((f) => f.timestamp)).toEqual(overviewTimestamps(120, k));
     expect(frames[0]).toMatchObject({ width: 298, height: 168 });
-    await expectValidFrames(frames, 120 / k / 2);
-  });
-
-  it("returns exact frames with maxErrorS 0", async () => {
-    const frames = await overview(main, 64, { info, maxErrorS: 0 });
     for (const f of frames) expect(f.sourceTime).toBeCloseTo(frameAtOrAfter(f.timestamp), 9);
     await expectValidFrames(frames, 0);
+  });
+
+  it("rejects a negative maxErrorS", async () => {
+    expect(await errorCode(overview(main, 4, { info, maxErrorS: -1 }))).toBe("INVALID_ARGUMENT");
   });
 
   it("takes the keyframe at or before each timestamp with maxErrorS Infinity", async () => {
@@ -89,6 +88,13 @@ describe("overview", () => {
     // Keyframes every 2 s.
     for (const f of frames) expect(f.sourceTime).toBeCloseTo(Math.floor(f.timestamp / 2 + 1e-9) * 2, 9);
     await expectValidFrames(frames, Infinity);
+  });
+
+  it("takes a keyframe within an opt-in maxErrorS, and says so in sourceTime", async () => {
+    // Spacing 7.5 s, tolerance 3.75 s: keyframes (every 2 s) are always within it.
+    const frames = await overview(main, 16, { info, maxErrorS: 3.75 });
+    expect(frames.filter((f) => f.sourceTime < f.timestamp - 1e-6).length).toBeGreaterThan(0);
+    await expectValidFrames(frames, 3.75);
   });
 
   it("handles sampling denser than the frame rate", async () => {
@@ -124,20 +130,21 @@ describe("cropWindow (SPEC §1.4)", () => {
     expect(crop).toMatchObject({ start: 30.2, end: 46.2, clamped: false });
     expect(crop.frames.map((f) => f.timestamp)).toEqual(cropTimestamps(30.2, 46.2, 120));
     expect(crop.frames).toHaveLength(16);
-    await expectValidFrames(crop.frames, 0.5, 30.2);
+    for (const f of crop.frames) expect(f.sourceTime).toBeCloseTo(frameAtOrAfter(f.timestamp), 9);
+    await expectValidFrames(crop.frames, 0, 30.2);
   });
 
   it("clamps an end past the duration", async () => {
     const crop = await cropWindow(main, 112, 130, { info });
     expect(crop).toMatchObject({ start: 112, end: 120, clamped: true });
     expect(crop.frames.map((f) => f.timestamp)).toEqual([112, 113, 114, 115, 116, 117, 118, 119]);
-    await expectValidFrames(crop.frames, 0.5, 112);
+    await expectValidFrames(crop.frames, 0, 112);
   });
 
   it("subsamples a long window to 16 frames", async () => {
     const crop = await cropWindow(main, 0, 120, { info });
     expect(crop.frames.map((f) => f.timestamp)).toEqual(Array.from({ length: 16 }, (_, i) => i * 7.5));
-    await expectValidFrames(crop.frames, 3.75);
+    await expectValidFrames(crop.frames, 0);
   });
 
   it("returns a single exact frame for a window under a second", async () => {
@@ -219,9 +226,13 @@ describe("frame cache", () => {
     expect(decodeStats.opens).toBe(opensBefore);
     expect(cache.stats.hits).toBe(16);
     expect(second).toEqual(first);
-    // A different K is a different set of frames: decoded, not served from the cache.
+    // Exact frames are keyed by their time alone: K = 8's ticks are K = 16's even ticks.
     await overview(main, 8, { info, cache });
+    expect(decodeStats.framesDecoded).toBe(decodedBefore);
+    // K = 7 shares only t = 0 with them: the other six are decoded.
+    await overview(main, 7, { info, cache });
     expect(decodeStats.framesDecoded).toBeGreaterThan(decodedBefore);
+    expect(cache.stats).toMatchObject({ hits: 16 + 8 + 1, misses: 16 + 6 });
   });
 
   it("decodes only the frames missing from the cache", async () => {

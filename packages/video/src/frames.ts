@@ -1,5 +1,7 @@
 // The frames an episode sees: the overview (SPEC §1.1) and crop_video windows (SPEC §1.4), as
-// JPEG quality 85 within the SPEC pixel bounds, through the disk cache when one is given.
+// JPEG quality 85 within the SPEC pixel bounds, through the disk cache when one is given. Each is
+// the frame AT its timestamp (the first frame at or after it, frame-reader.ts), because the prompt
+// states that timestamp to the model; keyframe approximations are an explicit opt-in (`maxErrorS`).
 
 import { stat } from "node:fs/promises";
 import sharp from "sharp";
@@ -14,7 +16,6 @@ import {
   MIN_PIXELS,
   clampWindow,
   cropTimestamps,
-  defaultMaxErrorS,
   fitPixels,
   overviewTimestamps,
   type Size,
@@ -23,7 +24,11 @@ import {
 export interface SampledFrame {
   /** The requested (nominal) timestamp, seconds: what the UI draws and the prompt states. */
   timestamp: number;
-  /** Time of the frame actually decoded (see `maxErrorS`). Store it with the trajectory. */
+  /**
+   * Presentation time of the frame decoded: by default the first frame at or after `timestamp`
+   * (less than one frame period after it); earlier only with an opt-in `maxErrorS`. Store it with
+   * the trajectory.
+   */
   sourceTime: number;
   jpeg: Buffer;
   width: number;
@@ -38,11 +43,12 @@ export interface FrameOptions {
   /** A probe result for this file, to skip probing (it must be of the same file version). */
   info?: VideoInfo;
   /**
-   * How far before a requested timestamp the frame may be (seconds) when that saves decoding: a
-   * seek lands on the keyframe at or before t, and that keyframe is taken as is when it is within
-   * maxErrorS of t; otherwise the exact frame (first at or after t) is decoded. 0 = always exact,
-   * Infinity = always the keyframe. Default: half the spacing of the requested timestamps, so a
-   * frame stays nearer its own timestamp than its neighbours'. See README "Accuracy vs cost".
+   * Default 0: every frame is the exact frame, the first frame at or after its timestamp. An
+   * opt-in speed knob (seconds): a seek lands on the keyframe at or before t, and that keyframe is
+   * taken as is when it is within maxErrorS of t (one decode instead of up to a GOP); Infinity =
+   * always the keyframe. The frame is then up to maxErrorS early and only `sourceTime` says when
+   * it was shown: a caller that opts in must state `sourceTime`, not `timestamp`, to a model. See
+   * README "Accuracy vs cost".
    */
   maxErrorS?: number;
   minPixels?: number;
@@ -129,8 +135,8 @@ export async function framesAt(
   }
   const quality = opts.quality ?? JPEG_QUALITY;
   const display = fitPixels(info.width, info.height, opts.minPixels ?? MIN_PIXELS, opts.maxPixels ?? MAX_PIXELS);
-  // With one timestamp there is no spacing to be loyal to: decode the exact frame.
-  const maxErrorS = opts.maxErrorS ?? defaultMaxErrorS(timestamps, 0);
+  const maxErrorS = opts.maxErrorS ?? 0;
+  if (!(maxErrorS >= 0)) throw new VideoError("INVALID_ARGUMENT", `maxErrorS must be >= 0 (got ${maxErrorS}).`);
   const floor = opts.floorS ?? 0;
   const cache = opts.cache ?? null;
   const video = opts.videoKey ?? FrameCache.videoIdentity(info.path, info.sizeBytes, info.mtimeMs);
@@ -203,7 +209,6 @@ export async function cropWindow(
   const info = await resolveInfo(path, opts);
   const window = clampWindow(start, end, info.duration);
   const timestamps = cropTimestamps(start, end, info.duration);
-  const maxErrorS = opts.maxErrorS ?? defaultMaxErrorS(timestamps, 0);
-  const frames = await framesAt(path, timestamps, { ...opts, info, maxErrorS, floorS: window.start });
+  const frames = await framesAt(path, timestamps, { ...opts, info, floorS: window.start });
   return { ...window, frames };
 }

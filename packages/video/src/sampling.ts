@@ -105,9 +105,9 @@ export function cropTimestamps(start: number, end: number, duration: number): nu
 }
 
 /**
- * Largest error we accept between a requested timestamp and the frame returned for it by default:
- * half the smallest spacing between requested timestamps, so each frame stays nearer its own tick
- * than any neighbour's. With one timestamp there is no neighbour; the caller passes `fallback`.
+ * Half the smallest spacing between requested timestamps (`fallback` for one timestamp): the
+ * largest `maxErrorS` for which each keyframe-approximated frame stays nearer its own tick than
+ * any neighbour's. Frames are exact by default; this is a bound for callers that opt into speed.
  */
 export function defaultMaxErrorS(timestamps: readonly number[], fallback: number): number {
   const sorted = [...timestamps].sort((a, b) => a - b);
@@ -260,3 +260,5 @@ export function filmstripSheetSize(index: FilmstripIndex, sheet: number): Size {
 }
 
 export { VIDEO_ERROR_CODES, VideoError, isVideoError, type VideoErrorCode } from "./errors";
+// The reference evaluator's sampling (qwen-vl-utils fetch_video), optional: client-safe too.
+export * from "./reference-sampling";
