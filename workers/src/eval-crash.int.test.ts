@@ -53,6 +53,7 @@ describe("an evaluation whose worker is killed", () => {
           maxParallel: 5,
           thinkPrefix: false,
           dispatch: "evaluator",
+          requestStyle: "workbench",
           subtitles: false,
         },
         shardSize: 4,

@@ -45,6 +45,7 @@ const knobs = (over: Record<string, unknown> = {}) => ({
   maxParallel: 5,
   thinkPrefix: false,
   dispatch: "evaluator" as const,
+  requestStyle: "workbench" as const,
   subtitles: false,
   ...over,
 });

@@ -13,6 +13,8 @@ import {
   type ChatEngine,
   type Trajectory,
 } from "@paravt/agent";
+import { basename } from "node:path";
+import { referenceQuestionText, type ReferenceQuestion } from "@paravt/benchmarks/reference-question";
 import type { EvalKnobs, EvalMode } from "@paravt/shared";
 import { checkEndpointResolves, serverEnv, type evals } from "@paravt/shared/server";
 import type { Model } from "@paravt/db";
@@ -24,6 +26,8 @@ export interface SampleInput {
   answer: string;
   questionType: "mcq" | "tvg" | "oe";
   subtitles?: string;
+  /** Reference request style: the sample's reference question, and its scoring mark (MMVU open-ended rows). */
+  reference?: { question: ReferenceQuestion; scoring?: "extract_letter" };
   mode: EvalMode;
   k: number;
   knobs: EvalKnobs;
@@ -83,13 +87,17 @@ export function withOptions(question: string, options: string[] | null): string 
 /** One episode, scored. Engine and video failures come back as an ERROR result, not a throw. */
 export async function runSample(engine: ChatEngine, input: SampleInput, signal: AbortSignal): Promise<SampleResult> {
   const k = input.knobs;
+  // The reference request asks the reference's own question text (driver.py: basename of the file).
+  const question = input.reference
+    ? referenceQuestionText(input.reference.question, input.mode, basename(input.video.file))
+    : withOptions(input.question, input.options);
   const trajectory = await runEpisode({
     engine,
     frames,
     signal,
     input: {
       video: { file: input.video.file, key: input.video.key, path: input.video.name },
-      question: withOptions(input.question, input.options),
+      question,
       questionType: input.questionType,
       ...(input.subtitles ? { subtitles: input.subtitles } : {}),
     },
@@ -102,11 +110,16 @@ export async function runSample(engine: ChatEngine, input: SampleInput, signal: 
       maxParallel: k.maxParallel,
       thinkPrefix: k.thinkPrefix,
       dispatch: k.dispatch,
+      requestStyle: k.requestStyle,
       ...(k.promptPreset ? { promptPreset: k.promptPreset } : {}),
       ...(k.prompts ? { prompts: k.prompts } : {}),
     },
   });
-  const score = scoreEpisode(trajectory, { questionType: input.questionType, answer: input.answer });
+  const score = scoreEpisode(trajectory, {
+    questionType: input.questionType,
+    answer: input.answer,
+    ...(input.reference?.scoring ? { referenceScoring: input.reference.scoring } : {}),
+  });
   return toResult(trajectory, score);
 }
 

@@ -7,9 +7,10 @@ import type { JsonValue } from "@paravt/protocol";
 import { isVideoError } from "@paravt/video/sampling";
 import type { FrameSampler, VideoRef } from "./frame-sampler";
 import type { EvalKnobs } from "./knobs";
-import { appendText, timestampedFrames, toolResponse } from "./messages";
+import { appendText, bareFrames, timestampedFrames, toolResponse } from "./messages";
 import { mapPool } from "./pool";
 import { subAgentValues, type PromptTexts } from "./prompts";
+import { referenceCropError, referenceCropResponse } from "./reference-protocol";
 import { fillTemplate } from "./template";
 import { planCall, type CallPlan } from "./tool-calls";
 import { truncateSummary } from "./token-counter";
@@ -128,7 +129,9 @@ export async function runToolRound(ctx: RoundContext): Promise<RoundResult> {
   const { knobs } = ctx;
   // Every call is read (the trajectory shows what a rejected call asked for); only the first
   // max_parallel run.
-  const plans = ctx.calls.map((c) => planCall(c, ctx.duration));
+  const reference = knobs.requestStyle === "reference";
+  // The reference evaluator crops whatever a call is named (driver.py reads only its arguments).
+  const plans = ctx.calls.map((c) => planCall(c, ctx.duration, { anyName: reference }));
   const records = plans.map((p, i) => newRecord(i, p));
   const out: RoundResult = {
     records,
@@ -157,7 +160,10 @@ export async function runToolRound(ctx: RoundContext): Promise<RoundResult> {
     const req = plans[r.index]!.requested!;
     const t = performance.now();
     try {
-      const crop = await ctx.sampler.crop(ctx.video, req.start, req.end, ctx.signal ? { signal: ctx.signal } : {});
+      const crop = await ctx.sampler.crop(ctx.video, req.start, req.end, {
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        sampling: reference ? "reference" : "workbench",
+      });
       r.startS = crop.start;
       r.endS = crop.end;
       r.clamped = crop.clamped;
@@ -178,6 +184,24 @@ export async function runToolRound(ctx: RoundContext): Promise<RoundResult> {
   }
 
   const accepted = records.filter((r) => r.status !== "REJECTED");
+  if (reference) {
+    // driver.py `eval_one`: per call, its frames and the frame-count text, or the error text; the
+    // times are the ones the call asked for (start_time else start else 0, end_time else end else
+    // start + 10), as the reference prints them.
+    for (const r of accepted) {
+      const f = frames.get(r.index);
+      const start = r.requestedStartS ?? 0;
+      const end = r.requestedEndS ?? start + 10;
+      if (r.status === "OK" && f) {
+        r.response = referenceCropResponse(f.length, start, end);
+        out.messages.push({
+          role: "user",
+          content: [...bareFrames(f, ctx.videoKey), { type: "text", text: r.response }],
+        });
+      } else out.messages.push({ role: "user", content: referenceCropError(start, end) });
+    }
+    return out;
+  }
   if (knobs.dispatch === "evaluator") {
     // SPEC §5 reference evaluator: the crop's frames go back to the main agent as a user turn,
     // followed by a text tool response saying how many frames from which second to which.

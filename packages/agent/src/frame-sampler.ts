@@ -10,7 +10,16 @@
 // into keyframe approximations for speed rewrites `timestamp` to the frame's real presentation
 // time (`sourceTime`), so what is stated is still what is seen.
 
-import { cropWindow, overview, probe, type FrameCache, type SampledFrame, type VideoInfo } from "@paravt/video";
+import {
+  cropWindow,
+  overview,
+  probe,
+  referenceCrop,
+  referenceOverview,
+  type FrameCache,
+  type SampledFrame,
+  type VideoInfo,
+} from "@paravt/video";
 
 /** The video of an episode. */
 export interface VideoRef {
@@ -34,10 +43,24 @@ export interface CropFrames {
   frames: SampledFrame[];
 }
 
+/**
+ * Which frames: "workbench" (SPEC §1.1 overview at i·D/K, crops at 1 fps inside the SPEC pixel
+ * bounds) or "reference" (the reference evaluator's qwen-vl-utils `fetch_video`: frames by index
+ * from the first to the last, its video size for the overview, 784..50,176 pixels for crops;
+ * @paravt/video reference-frames.ts). Each frame's `timestamp` is the time of the frame decoded.
+ */
+export type FrameSampling = "workbench" | "reference";
+
+export interface SampleOptions {
+  signal?: AbortSignal;
+  /** Default "workbench". */
+  sampling?: FrameSampling;
+}
+
 export interface FrameSampler {
-  overview(video: VideoRef, k: number, opts?: { signal?: AbortSignal }): Promise<OverviewResult>;
-  /** Throws (VideoError INVALID_WINDOW) for start >= end or start >= duration; clamps end. */
-  crop(video: VideoRef, start: number, end: number, opts?: { signal?: AbortSignal }): Promise<CropFrames>;
+  overview(video: VideoRef, k: number, opts?: SampleOptions): Promise<OverviewResult>;
+  /** Throws (VideoError INVALID_WINDOW / INVALID_ARGUMENT) for a window without frames; clamps end. */
+  crop(video: VideoRef, start: number, end: number, opts?: SampleOptions): Promise<CropFrames>;
 }
 
 export interface VideoFrameSamplerOptions {
@@ -86,12 +109,16 @@ export function videoFrameSampler(opts: VideoFrameSamplerOptions = {}): FrameSam
   return {
     async overview(video, k, o = {}) {
       const fo = await frameOpts(video, o.signal);
-      const frames = await overview(video.file, k, fo);
+      const frames =
+        o.sampling === "reference" ? await referenceOverview(video.file, k, fo) : await overview(video.file, k, fo);
       return { duration: fo.info.duration, frames: stated(frames) };
     },
     async crop(video, start, end, o = {}) {
       const fo = await frameOpts(video, o.signal);
-      const crop = await cropWindow(video.file, start, end, fo);
+      const crop =
+        o.sampling === "reference"
+          ? await referenceCrop(video.file, start, end, fo)
+          : await cropWindow(video.file, start, end, fo);
       return { ...crop, frames: stated(crop.frames) };
     },
   };

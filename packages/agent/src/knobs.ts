@@ -22,9 +22,22 @@ export type ToolParserName = z.infer<typeof ToolParserSchema>;
 
 const positiveInt = z.int().min(1);
 
+/**
+ * Whose request the model gets:
+ * - "workbench" (default): our own prompts (`promptPreset`), frames preceded by their timestamp
+ *   text, SPEC §1.1 overview ticks, the final-answer nudge appended to the last user turn;
+ * - "reference": the request the reference evaluator sends (reference-protocol.ts): its system
+ *   prompts and question text, bare frames sampled like qwen-vl-utils `fetch_video`, its tool
+ *   response texts and a separate final-answer turn. Requires `dispatch: "evaluator"` (the
+ *   reference's style), no think prefix and no prompt overrides.
+ */
+export const RequestStyleSchema = z.enum(["workbench", "reference"]);
+export type RequestStyle = z.infer<typeof RequestStyleSchema>;
+
 export const EvalKnobsSchema = z
   .object({
     mode: PromptModeSchema.default("agentic_general"),
+    requestStyle: RequestStyleSchema.default("workbench"),
     dispatch: DispatchStyleSchema.default("subagent"),
     toolParser: ToolParserSchema.default("eval"),
     /** Overview frames (SPEC §1.1). */
@@ -62,7 +75,16 @@ export const EvalKnobsSchema = z
     /** Texts replacing the preset's for this run (placeholders validated). */
     prompts: PromptOverridesSchema.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((k, ctx) => {
+    if (k.requestStyle !== "reference") return;
+    const refuse = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+    if (k.dispatch !== "evaluator") {
+      refuse("dispatch", 'the reference request style returns crops to the main agent: use dispatch "evaluator"');
+    }
+    if (k.thinkPrefix) refuse("thinkPrefix", "the reference evaluator forces no <think> prefix");
+    if (k.prompts) refuse("prompts", "the reference request style sends the reference's own texts: no overrides");
+  });
 
 export type EvalKnobs = z.infer<typeof EvalKnobsSchema>;
 export type EvalKnobsInput = z.input<typeof EvalKnobsSchema>;

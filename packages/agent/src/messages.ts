@@ -14,6 +14,11 @@ export function timestampedFrames(frames: readonly SampledFrame[], video: string
   ]);
 }
 
+/** Frames without any text between them (the reference evaluator's `image_url` items). */
+export function bareFrames(frames: readonly SampledFrame[], video: string): ContentPart[] {
+  return frames.map((f): ContentPart => ({ type: "frame", t: f.timestamp, jpeg: f.jpeg, video }));
+}
+
 /** SPEC §1.5 envelope of one tool result. */
 export function toolResponse(text: string): string {
   return `<tool_response>\n${text}\n</tool_response>`;

@@ -11,11 +11,12 @@
 
 import { basename } from "node:path";
 import { THINK_PREFIX } from "@paravt/nano";
+import type { SampledFrame } from "@paravt/video";
 import { isVideoError } from "@paravt/video/sampling";
 import { asEngineError, runToolRound, withFinalAnswerNudge } from "./dispatch";
-import type { FrameSampler, VideoRef } from "./frame-sampler";
+import type { FrameSampler, FrameSampling, VideoRef } from "./frame-sampler";
 import { parseEvalKnobs, type EvalKnobsInput } from "./knobs";
-import { timestampedFrames } from "./messages";
+import { bareFrames, timestampedFrames } from "./messages";
 import {
   ANSWER_FORMATS,
   isAgentic,
@@ -24,7 +25,9 @@ import {
   resolvePromptTexts,
   splitAtFrames,
   type EvalQuestionType,
+  type PromptMode,
 } from "./prompts";
+import { REFERENCE_FINAL_ANSWER, REFERENCE_SYSTEM } from "./reference-protocol";
 import { predictionOf } from "./scoring";
 import { fillTemplate } from "./template";
 import { charsTokenCounter } from "./token-counter";
@@ -57,6 +60,19 @@ export interface RunEpisodeOptions {
   onTurn?: (turn: TurnRecord) => void;
 }
 
+/** The reference's first request: its system prompt, then the frames as bare images and the question text. */
+function referenceFirstMessages(
+  mode: PromptMode,
+  frames: readonly SampledFrame[],
+  videoKey: string,
+  question: string,
+): ChatMessage[] {
+  return [
+    { role: "system", content: REFERENCE_SYSTEM[mode] },
+    { role: "user", content: [...bareFrames(frames, videoKey), { type: "text", text: question }] },
+  ];
+}
+
 /** Runs one episode. Throws only for invalid options (KnobsError, bad templates); everything else is in the trajectory. */
 export async function runEpisode(o: RunEpisodeOptions): Promise<Trajectory> {
   const started = performance.now();
@@ -73,6 +89,13 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<Trajectory> {
   const videoName = basename(videoPath);
   const signal = o.signal;
   const forcedPrefix = knobs.thinkPrefix ? THINK_PREFIX : null;
+  // The reference evaluator's request (reference-protocol.ts): its texts, bare frames, its sampling.
+  const reference = knobs.requestStyle === "reference";
+  const sampling: FrameSampling = reference ? "reference" : "workbench";
+  // The reference's `is_mcq` is true for every benchmark but Charades-STA (grounding), MMVU's
+  // open-ended rows included: it picks the final-answer text and budget.
+  const referenceMcq = questionType !== "tvg";
+  let finalAnswerText = "";
 
   const traj: Trajectory = {
     version: TRAJECTORY_VERSION,
@@ -120,7 +143,7 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<Trajectory> {
   const tf = performance.now();
   let overview;
   try {
-    overview = await o.frames.overview(video, knobs.k, signal ? { signal } : {});
+    overview = await o.frames.overview(video, knobs.k, { ...(signal ? { signal } : {}), sampling });
   } catch (e) {
     if (signal?.aborted) return finish(cancelled("frames"));
     const message = e instanceof Error ? e.message : String(e);
@@ -132,37 +155,50 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<Trajectory> {
   traj.overviewTimestamps = overview.frames.map((f) => f.timestamp);
   traj.overviewSourceTimes = overview.frames.map((f) => f.sourceTime);
 
-  const values = mainValues(
-    {
-      question: questionWithSubtitles(o.input.question, o.input.subtitles ?? "", texts.user),
-      videoPath,
-      videoName,
-      subtitles: o.input.subtitles ?? "",
-      duration: overview.duration,
-      k: knobs.k,
-      maxTurns: knobs.maxTurns,
-      maxParallel: knobs.maxParallel,
-      questionType,
-    },
-    ANSWER_FORMATS[questionType],
-  );
-  const { before, after } = splitAtFrames(texts.user, values);
-  const first: ContentPart[] = [
-    ...(before ? [{ type: "text" as const, text: before }] : []),
-    ...timestampedFrames(overview.frames, videoKey),
-    ...(after ? [{ type: "text" as const, text: after }] : []),
-  ];
-  let messages: ChatMessage[] = [];
-  if (texts.system !== "") messages.push({ role: "system", content: fillTemplate(texts.system, values) });
-  messages.push({ role: "user", content: first });
+  let messages = reference
+    ? referenceFirstMessages(knobs.mode, overview.frames, videoKey, o.input.question)
+    : workbenchFirstMessages();
+  function workbenchFirstMessages(): ChatMessage[] {
+    const values = mainValues(
+      {
+        question: questionWithSubtitles(o.input.question, o.input.subtitles ?? "", texts.user),
+        videoPath,
+        videoName,
+        subtitles: o.input.subtitles ?? "",
+        duration: overview!.duration,
+        k: knobs.k,
+        maxTurns: knobs.maxTurns,
+        maxParallel: knobs.maxParallel,
+        questionType,
+      },
+      ANSWER_FORMATS[questionType],
+    );
+    finalAnswerText = fillTemplate(texts.finalAnswer, values);
+    const { before, after } = splitAtFrames(texts.user, values);
+    const first: ContentPart[] = [
+      ...(before ? [{ type: "text" as const, text: before }] : []),
+      ...timestampedFrames(overview!.frames, videoKey),
+      ...(after ? [{ type: "text" as const, text: after }] : []),
+    ];
+    const out: ChatMessage[] = [];
+    if (texts.system !== "") out.push({ role: "system", content: fillTemplate(texts.system, values) });
+    out.push({ role: "user", content: first });
+    return out;
+  }
 
   let rounds = 0;
   for (let index = 0; ; index++) {
     if (signal?.aborted) return finish(cancelled("main_agent", index));
     // SPEC §5: when the last tool round is used up, the agent is asked once more for a final answer.
     const forcedFinal = agentic && knobs.maxTurns > 0 && rounds >= knobs.maxTurns;
-    if (forcedFinal) messages = withFinalAnswerNudge(messages, fillTemplate(texts.finalAnswer, values));
-    const maxTokens = forcedFinal ? knobs.finalAnswerMaxTokens[questionType] : knobs.maxTokens;
+    if (forcedFinal) {
+      // The reference asks in a turn of its own; the workbench appends its nudge to the last user turn.
+      messages = reference
+        ? [...messages, { role: "user", content: REFERENCE_FINAL_ANSWER[referenceMcq ? "mcq" : "grounding"] }]
+        : withFinalAnswerNudge(messages, finalAnswerText);
+    }
+    const finalBudget = knobs.finalAnswerMaxTokens[reference ? (referenceMcq ? "mcq" : "tvg") : questionType];
+    const maxTokens = forcedFinal ? finalBudget : knobs.maxTokens;
     const request: CompletionRequest = {
       messages: [...messages],
       maxTokens,

@@ -8,6 +8,23 @@ import { storableJson } from "./trajectory";
 const ok = (finalText: string) => ({ status: "ok" as const, finalText });
 
 describe("scoreEpisode", () => {
+  it("oe with the reference's extract_letter scoring (MMVU open-ended rows, driver.py `_score`)", () => {
+    const ref = { questionType: "oe" as const, referenceScoring: "extract_letter" as const };
+    // extract_letter's last resort is the first character: a one-character answer can be hit...
+    expect(scoreEpisode(ok("3 cells divide"), { ...ref, answer: "3" })).toMatchObject({
+      prediction: "3",
+      correct: true,
+    });
+    // ...a longer one never (the reference scores it 0 whatever the response).
+    expect(scoreEpisode(ok("mitosis"), { ...ref, answer: "mitosis" })).toMatchObject({ prediction: "m", score: 0 });
+    // A standalone capital A–J wins over the first character.
+    expect(scoreEpisode(ok("x is B"), { ...ref, answer: "x" })).toMatchObject({ prediction: "B", correct: false });
+    // Without the mark: SPEC §2 F1 as usual.
+    expect(scoreEpisode(ok("<answer>mitosis</answer>"), { questionType: "oe", answer: "mitosis" })).toMatchObject({
+      correct: true,
+    });
+  });
+
   it("mcq: SPEC §4 letter extraction against the answer letter", () => {
     expect(
       scoreEpisode(ok("<think>\nhm\n</think>\n<answer>C</answer>"), { questionType: "mcq", answer: " c " }),

@@ -48,6 +48,13 @@ export interface ScoreOptions {
   rewardMode?: RewardMode;
   /** oe with `llm`: the judge's clamped score, null when it failed. */
   judgeScore?: number | null;
+  /**
+   * The reference evaluator's scoring of a row it treats as multiple choice although it is not
+   * (MMVU's open-ended rows: utils.py marks every MMVU row `is_mcq`, driver.py `_score` compares
+   * `extract_letter(response) == answer`): right only when the extracted letter IS the answer.
+   * Used by reference-style runs on samples that carry this mark.
+   */
+  referenceScoring?: "extract_letter";
 }
 
 export interface EpisodeScore {
@@ -78,6 +85,11 @@ export function scoreEpisode(trajectory: Pick<Trajectory, "status" | "finalText"
       return { status: "ok", prediction, correct: iou >= 0.5, score: iou, iou };
     }
     case "oe": {
+      if (opts.referenceScoring === "extract_letter") {
+        const letter = extractLetter(text);
+        const correct = typeof opts.answer === "string" && letter === opts.answer.trim();
+        return { status: "ok", prediction: letter, correct, score: correct ? 1 : 0, iou: null };
+      }
       const answer = typeof opts.answer === "string" ? opts.answer : `${opts.answer[0]} - ${opts.answer[1]}`;
       const mode = opts.rewardMode ?? DEFAULT_REWARD_CONFIG.rewardMode;
       const score = accReward(prediction, answer, "oe", mode, opts.judgeScore);

@@ -67,14 +67,14 @@ export interface CallPlan {
 }
 
 /** SPEC §1.4 / §4 / §5: the crop window of one parsed call, or why there is none. */
-export function planCall(call: JsonValue, duration: number): CallPlan {
+export function planCall(call: JsonValue, duration: number, opts: { anyName?: boolean } = {}): CallPlan {
   if (!isJsonObject(call)) {
     return { name: null, arguments: null, requested: null, window: null, error: "The tool call is not a JSON object." };
   }
   const name = Object.prototype.hasOwnProperty.call(call, "name") ? call.name : undefined;
   const args = Object.prototype.hasOwnProperty.call(call, "arguments") ? call.arguments! : null;
   const base = { name: typeof name === "string" ? name : null, arguments: args };
-  if (name !== CROP_VIDEO) {
+  if (name !== CROP_VIDEO && !opts.anyName) {
     return {
       ...base,
       requested: null,

@@ -14,6 +14,8 @@ import {
   type SkippedRow,
   type SkipReason,
 } from "./schemas";
+import type { ReferenceBody } from "./reference-bodies";
+import { ReferenceQuestionSchema, type ReferenceDatasetName } from "./reference-question";
 import type { VideoResolver } from "./video-path";
 
 export interface SampleDraft {
@@ -26,7 +28,15 @@ export interface SampleDraft {
   questionType: QuestionType;
   durationS?: number;
   metadata: JsonRecord;
+  /**
+   * The reference evaluator's question text for this row (loaders of copies whose rows are the
+   * reference's): stored as `metadata.reference`, or, when it cannot be built, counted in a warning.
+   */
+  reference?: { dataset: ReferenceDatasetName; isMcq: boolean; body: ReferenceBody };
 }
+
+/** Distinct reasons listed in the "no reference text" warning before the rest are summed up. */
+const REFERENCE_REASONS_SHOWN = 5;
 
 export function zodIssues(error: z.ZodError): string {
   return error.issues
@@ -42,6 +52,8 @@ export class Collector {
   private readonly files: string[] = [];
   private readonly seenKeys = new Set<string>();
   private subtitles: { withText: number; missing: number } | undefined;
+  /** Why kept samples carry no `metadata.reference`: reason -> count. */
+  private readonly withoutReference = new Map<string, number>();
 
   constructor(
     readonly benchmark: BenchmarkId,
@@ -76,6 +88,17 @@ export class Collector {
       this.skip(file, row, video.reason, video.detail, draft.key);
       return false;
     }
+    const reference = draft.reference?.body.ok
+      ? ReferenceQuestionSchema.safeParse({
+          dataset: draft.reference.dataset,
+          questionBody: draft.reference.body.body,
+          isMcq: draft.reference.isMcq,
+        })
+      : null;
+    if (reference && !reference.success) {
+      this.skip(file, row, "invalid_field", `reference text: ${zodIssues(reference.error)}`, draft.key);
+      return false;
+    }
     const parsed = SampleSchema.safeParse({
       key: draft.key,
       benchmark: this.benchmark,
@@ -86,7 +109,7 @@ export class Collector {
       answer: draft.answer,
       questionType: draft.questionType,
       ...(draft.durationS === undefined ? {} : { durationS: draft.durationS }),
-      metadata: draft.metadata,
+      metadata: reference ? { ...draft.metadata, reference: reference.data } : draft.metadata,
     });
     if (!parsed.success) {
       this.skip(file, row, "invalid_field", zodIssues(parsed.error), draft.key);
@@ -94,7 +117,21 @@ export class Collector {
     }
     this.seenKeys.add(draft.key);
     this.samples.push(parsed.data);
+    const body = draft.reference?.body;
+    if (body && !body.ok) this.withoutReference.set(body.why, (this.withoutReference.get(body.why) ?? 0) + 1);
     return true;
+  }
+
+  private referenceWarnings(): string[] {
+    if (this.withoutReference.size === 0) return [];
+    const entries = [...this.withoutReference];
+    const total = entries.reduce((n, [, c]) => n + c, 0);
+    const shown = entries.slice(0, REFERENCE_REASONS_SHOWN).map(([why, c]) => `${why} (${c})`);
+    const rest = entries.length - shown.length;
+    return [
+      `${total} sample(s) carry no reference-evaluator question text (metadata.reference): ${shown.join("; ")}` +
+        (rest > 0 ? `; ${rest} other reason(s)` : ""),
+    ];
   }
 
   result(): LoadResult {
@@ -126,7 +163,7 @@ export class Collector {
         videoDir: this.videos.videoDir,
         videos: videos.size,
         ...(this.subtitles ? { subtitles: this.subtitles } : {}),
-        warnings: this.warnings,
+        warnings: [...this.warnings, ...this.referenceWarnings()],
       },
     };
   }

@@ -57,16 +57,24 @@ export async function findShards(dir: string, subdirs: readonly string[], re: Re
   return [];
 }
 
-export async function readText(abs: string, shown: string): Promise<string> {
-  let text: string;
+export async function readBytes(abs: string, shown: string): Promise<Buffer> {
   try {
-    text = await readFile(abs, "utf8");
+    return await readFile(abs);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw fileError(shown, code === "ENOENT" ? "file not found" : `cannot be read (${code ?? String(e)})`);
   }
+}
+
+/** UTF-8 text (invalid bytes become U+FFFD) without a leading BOM. */
+export function textOfBytes(bytes: Buffer): string {
+  const text = bytes.toString("utf8");
   // Files saved by Windows tools start with a BOM that JSON.parse rejects.
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+export async function readText(abs: string, shown: string): Promise<string> {
+  return textOfBytes(await readBytes(abs, shown));
 }
 
 function lineOfPosition(text: string, message: string): number | undefined {

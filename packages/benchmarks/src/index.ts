@@ -58,6 +58,28 @@ export {
   type ReferenceSkipReason,
   type SkippedReferenceRow,
 } from "./reference-match";
+export {
+  REFERENCE_DATASET_NAMES,
+  REFERENCE_DIRECT_MCQ_INSTRUCTION,
+  REFERENCE_MCQ_INSTRUCTION,
+  ReferenceDatasetNameSchema,
+  referenceMcqInstruction,
+  ReferenceQuestionSchema,
+  referenceQuestionText,
+  type ReferenceDatasetName,
+  type ReferencePromptMode,
+  type ReferenceQuestion,
+} from "./reference-question";
+export {
+  charadesBody,
+  longVideoBenchBody,
+  lvBenchBody,
+  mlvuBody,
+  mmvuBody,
+  videoMmeBody,
+  type ReferenceBody,
+} from "./reference-bodies";
+export { pyDecodeUtf8Ignore, pyReadText, pyStrip, referenceParseSrt, referenceSubtitleText } from "./reference-srt";
 export { pyFloatRepr, pyListRepr, pyStrRepr } from "./python-repr";
 export { srtToText, withSubtitles } from "./srt";
 export {

@@ -17,6 +17,7 @@
 
 import { BenchmarkError } from "./errors";
 import { REFERENCE_DATASETS, type ReferenceOutput, type ReferenceResult } from "./reference-output";
+import type { ReferenceDatasetName } from "./reference-question";
 import type { BenchmarkId, JsonRecord } from "./schemas";
 
 export interface MatchableSample {
@@ -75,9 +76,9 @@ const referenceIdOf = (s: MatchableSample): string | null => {
 };
 
 /** The benchmark a reference output is for, when its dataset name is one of the reference's. */
-export function referenceBenchmark(output: ReferenceOutput): (typeof REFERENCE_DATASETS)[string] | null {
+export function referenceBenchmark(output: ReferenceOutput): (typeof REFERENCE_DATASETS)[ReferenceDatasetName] | null {
   return output.dataset !== null && Object.hasOwn(REFERENCE_DATASETS, output.dataset)
-    ? REFERENCE_DATASETS[output.dataset]!
+    ? REFERENCE_DATASETS[output.dataset as ReferenceDatasetName]
     : null;
 }
 

@@ -16,6 +16,7 @@ import { z } from "zod";
 import { zodIssues } from "./collector";
 import { fileError } from "./errors";
 import { isRecord, listFiles, readJson } from "./files";
+import type { ReferenceDatasetName } from "./reference-question";
 import type { BenchmarkId, JsonRecord } from "./schemas";
 import { formatSeconds, parseSpanText } from "./spans";
 
@@ -95,7 +96,7 @@ export interface ReferenceOutput {
  * what each is here: paravt/eval/utils.py::load_samples, with the row id it writes for each.
  */
 export const REFERENCE_DATASETS: Readonly<
-  Record<string, { benchmark: BenchmarkId; split: string; title: string; rowId: string }>
+  Record<ReferenceDatasetName, { benchmark: BenchmarkId; split: string; title: string; rowId: string }>
 > = {
   videomme: {
     benchmark: "videomme",

@@ -53,6 +53,8 @@ export interface FrameOptions {
   maxErrorS?: number;
   minPixels?: number;
   maxPixels?: number;
+  /** An exact output size (display orientation), instead of fitting into min/max pixels. */
+  size?: Size;
   /** JPEG quality, default 85 (SPEC §5). */
   quality?: number;
   /** Decoder threads per open file (default 1, see open-video.ts). */
@@ -134,7 +136,8 @@ export async function framesAt(
       throw new VideoError("INVALID_ARGUMENT", `Frame timestamps must be >= 0 (got ${t}).`);
   }
   const quality = opts.quality ?? JPEG_QUALITY;
-  const display = fitPixels(info.width, info.height, opts.minPixels ?? MIN_PIXELS, opts.maxPixels ?? MAX_PIXELS);
+  const display =
+    opts.size ?? fitPixels(info.width, info.height, opts.minPixels ?? MIN_PIXELS, opts.maxPixels ?? MAX_PIXELS);
   const maxErrorS = opts.maxErrorS ?? 0;
   if (!(maxErrorS >= 0)) throw new VideoError("INVALID_ARGUMENT", `maxErrorS must be >= 0 (got ${maxErrorS}).`);
   const floor = opts.floorS ?? 0;

@@ -5,6 +5,7 @@ export { VIDEO_ERROR_CODES, VideoError, isVideoError, type VideoErrorCode } from
 export * from "./sampling";
 export { probe, type VideoInfo } from "./probe";
 export { overview, cropWindow, framesAt, type SampledFrame, type FrameOptions, type CropResult } from "./frames";
+export { referenceOverview, referenceCrop, referenceFrameCount } from "./reference-frames";
 export { FrameCache, type CachedFrame, type FrameCacheOptions } from "./frame-cache";
 export { decodeStats, resetDecodeStats } from "./frame-reader";
 export {

@@ -17,7 +17,7 @@
 // a constant-frame-rate video is requested at `i / fps` (`frameIndexTimes`) and comes back exactly.
 
 import { VideoError } from "./errors";
-import type { Size } from "./sampling";
+import type { Size } from "./size";
 
 /** vision_process.py constants (l. 24-37); MODEL_SEQ_LEN is the env default. */
 export const QWEN_VL = {

@@ -4,6 +4,7 @@
 // UI and the episode runner can never disagree about where a frame was taken.
 
 import { VideoError } from "./errors";
+import type { Size } from "./size";
 
 /** SPEC §1.1: frames are resized so that MIN_PIXELS <= width*height <= MAX_PIXELS. */
 export const MIN_PIXELS = 784;
@@ -119,10 +120,7 @@ export function defaultMaxErrorS(timestamps: readonly number[], fallback: number
   return Number.isFinite(spacing) ? spacing / 2 : fallback;
 }
 
-export interface Size {
-  width: number;
-  height: number;
-}
+export type { Size } from "./size";
 
 /**
  * Output size for a `width x height` image so that `minPixels <= w*h <= maxPixels`, keeping the

@@ -1,3 +1,4 @@
+import { ReferenceQuestionSchema } from "@paravt/benchmarks/reference-question";
 import type { EvalRunConfig } from "@paravt/shared";
 import { db, evals, models, onRunEvents, runs } from "@paravt/shared/server";
 import { isRunSettingsError, openEvalEngine, runSample, type SampleInput } from "../eval-sample";
@@ -21,6 +22,22 @@ function sampleInput(
     return { error: `The sample's video is unreadable: ${sample.video.error ?? "failed"}` };
   const meta = (sample.metadata ?? {}) as Record<string, unknown>;
   const subtitles = cfg.knobs.subtitles && typeof meta.subtitles === "string" ? meta.subtitles : undefined;
+  let reference: SampleInput["reference"];
+  if (cfg.knobs.requestStyle === "reference") {
+    // The reference's question text (its load_samples), stored by the benchmark loaders.
+    const parsed = ReferenceQuestionSchema.safeParse(meta.reference);
+    if (!parsed.success) {
+      return {
+        error:
+          "The sample has no reference question text (metadata.reference): the reference request needs a dataset " +
+          "imported from a copy the reference evaluator reads (re-import it if it was imported before)",
+      };
+    }
+    reference = {
+      question: parsed.data,
+      ...(meta.referenceScoring === "extract_letter" ? { scoring: "extract_letter" as const } : {}),
+    };
+  }
   return {
     video: {
       file: sample.video.path,
@@ -34,6 +51,7 @@ function sampleInput(
     answer: sample.answer,
     questionType: sample.questionType,
     ...(subtitles ? { subtitles } : {}),
+    ...(reference ? { reference } : {}),
     mode: cfg.mode,
     k: cfg.k,
     knobs: cfg.knobs,

@@ -24,6 +24,7 @@
 // "bad_response": the sample becomes an ERROR episode with the reason, never a wrong answer.
 
 import { z } from "zod";
+import { pythonJsonDumps } from "../python-json";
 import { EngineError } from "../types";
 
 const FunctionCallSchema = z.object({ name: z.string().min(1), arguments: z.string() });
@@ -93,15 +94,6 @@ function finishOf(reason: string | null | undefined): "stop" | "length" {
   }
 }
 
-/** Python's `json.dumps` separators, as SPEC §1.3's canonical form is written. */
-function pythonJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(pythonJson).join(", ")}]`;
-  return `{${Object.entries(value)
-    .map(([k, v]) => `${JSON.stringify(k)}: ${pythonJson(v)}`)
-    .join(", ")}}`;
-}
-
 /** A server-parsed call back in the canonical text form (SPEC §1.3). */
 function toolCallBlock(fn: { name: string; arguments: string }, where: string): string {
   let args: unknown;
@@ -116,7 +108,7 @@ function toolCallBlock(fn: { name: string; arguments: string }, where: string): 
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
     throw new EngineError("bad_response", `${where}: arguments are not a JSON object`);
   }
-  return `<tool_call>\n${pythonJson({ name: fn.name, arguments: args })}\n</tool_call>`;
+  return `<tool_call>\n${pythonJsonDumps({ name: fn.name, arguments: args })}\n</tool_call>`;
 }
 
 function reasoningOf(m: z.infer<typeof ResponseMessageSchema>): { text: string; field: string } | null {

@@ -22,6 +22,7 @@
 
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { pythonJsonDumps } from "../python-json";
 
 export type ServerFlavor = "vllm-0.10" | "vllm-0.11.1" | "vllm" | "sglang";
 
@@ -65,22 +66,13 @@ function hermesToolCalls(content: string): { content: string | null; calls: { na
     const calls = [...content.matchAll(/<tool_call>([\s\S]*?)<\/tool_call>|<tool_call>([\s\S]*)/g)].map((m) => {
       const j = JSON.parse(m[1] ?? m[2] ?? "") as { name: string; arguments: unknown };
       if (typeof j.name !== "string") throw new Error("no name");
-      return { name: j.name, arguments: pythonDumps(j.arguments) };
+      return { name: j.name, arguments: pythonJsonDumps(j.arguments) };
     });
     const before = content.slice(0, content.indexOf("<tool_call>"));
     return { content: before === "" ? null : before, calls };
   } catch {
     return { content, calls: [] };
   }
-}
-
-/** Python's `json.dumps(v, ensure_ascii=False)` (", " and ": " separators). */
-function pythonDumps(v: unknown): string {
-  if (v === null || typeof v !== "object") return JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map(pythonDumps).join(", ")}]`;
-  return `{${Object.entries(v)
-    .map(([k, x]) => `${JSON.stringify(k)}: ${pythonDumps(x)}`)
-    .join(", ")}}`;
 }
 
 function parse(o: StandinOptions, text: string, tools: boolean): Parsed {

@@ -17,7 +17,9 @@
 // video (a file name with its extension, under `Charades_v1_480/`), caption and timestamp [start, end].
 // The reference's row id is the row's position i in the dataset (all shards in order) and its `key`
 // f"{video}>>>{caption}>>>{timestamp}" (Python's str of the list, e.g. "[0.0, 6.9]"): both are kept
-// as `metadata.referenceId` / `metadata.referenceKey`; the sample key stays `<video id>#<n>`.
+// as `metadata.referenceId` / `metadata.referenceKey`; the sample key stays `<video id>#<n>`. Those
+// samples also keep the reference's request text (`metadata.reference`, ../reference-bodies.ts: its
+// fixed grounding template around the raw caption); the TALL txt / JSON queries do not.
 
 import { join } from "node:path";
 import { Collector } from "../collector";
@@ -26,6 +28,7 @@ import { fileError } from "../errors";
 import { findFile, findShards, isRecord, readJson, readParquetRows, readText, requireColumns } from "../files";
 import { compact, layoutError, pickVideoDir, positiveNumber, shownPath, text, type LoaderContext } from "../loader-kit";
 import { pyListRepr } from "../python-repr";
+import { charadesBody, type ReferenceBody } from "../reference-bodies";
 import type { LoadResult } from "../schemas";
 import { checkSpan, spanAnswer } from "../spans";
 import { VideoResolver, withExtensions } from "../video-path";
@@ -43,8 +46,8 @@ interface Query {
   videoId: string;
   /** The video's file name when the annotations give it (lmms-lab parquet), else `<videoId>` + extensions. */
   videoFile?: string;
-  /** lmms-lab parquet: the reference evaluator's row id and key. */
-  reference?: { id: string; key: string | null };
+  /** lmms-lab parquet: the reference evaluator's row id, key and question text. */
+  reference?: { id: string; key: string | null; body: ReferenceBody };
   start: unknown;
   end: unknown;
   sentence: string | null;
@@ -148,7 +151,11 @@ async function queriesFromParquet(ctx: LoaderContext, shards: readonly string[])
         start: ts.length === 2 ? ts[0] : null,
         end: ts.length === 2 ? ts[1] : null,
         sentence: text(r.caption),
-        reference: { id: String(index), key: referenceKey(r.video, r.caption, r.timestamp) },
+        reference: {
+          id: String(index),
+          key: referenceKey(r.video, r.caption, r.timestamp),
+          body: charadesBody(r.caption),
+        },
       });
     }
   }
@@ -233,6 +240,7 @@ export async function loadCharadesSta(ctx: LoaderContext): Promise<LoadResult> {
       answer: spanAnswer(span.value),
       questionType: "tvg",
       ...(durationS === undefined ? {} : { durationS }),
+      ...(q.reference ? { reference: { dataset: "charades", isMcq: false, body: q.reference.body } } : {}),
       metadata: compact({
         videoId: q.videoId,
         query: q.sentence,

@@ -13,13 +13,18 @@
 // tasks/longvideobench, and the reference evaluator paravt/eval/utils.py::load_samples, lines 293-318).
 // It has no `candidates`: the options are the columns option0 … option4, unused ones "N/A". The
 // reference keeps option i when it is neither empty nor "N/A" and letters the kept ones from A;
-// `correct_choice` indexes that kept list (a negative one is its "?"); its row id is `id`.
+// `correct_choice` indexes that kept list (a negative one is its "?"); its row id is `id`. Each
+// sample keeps the reference's question text (`metadata.reference`, ../reference-bodies.ts) built
+// from the raw question and options; for `lvb_val.json` from `candidates`, which are the parquet's
+// option columns before their "N/A" padding (lmms-eval's longvideobench/utils.py reads the parquet
+// the same way: option i unless "N/A").
 
 import { join } from "node:path";
 import { Collector } from "../collector";
 import { findFile, isRecord, readJsonArray, readParquetRows, requireColumns } from "../files";
 import { compact, layoutError, pickVideoDir, positiveNumber, text, type LoaderContext } from "../loader-kit";
 import { checkAnswerIndex, checkOptionTexts, questionWithOptions } from "../options";
+import { longVideoBenchBody } from "../reference-bodies";
 import type { LoadResult } from "../schemas";
 import { VideoResolver, withExtensions } from "../video-path";
 
@@ -95,6 +100,14 @@ export async function loadLongVideoBench(ctx: LoaderContext): Promise<LoadResult
       answer: answer.value,
       questionType: "mcq",
       ...(durationS === undefined ? {} : { durationS }),
+      reference: {
+        dataset: "longvideobench",
+        isMcq: true,
+        body: longVideoBenchBody(
+          r.question,
+          "candidates" in r ? (r.candidates as unknown[]) : OPTION_COLUMNS.map((c) => r[c]),
+        ),
+      },
       metadata: compact({
         // The reference evaluator's row id (utils.py: str(item.get("id", item.get("video_id")))).
         referenceId: key,

@@ -16,13 +16,16 @@
 // it to their cache directory), question (options inside, as above), answer (a letter) and, when
 // present, key, type, question_type, time_reference, options. The reference sends the question text
 // as it is; lmms-eval appends `options` as "(A) …" lines when the column is there, so options are read
-// from the question, else from `options`.
+// from the question, else from `options`. Each sample keeps the reference's question text
+// (`metadata.reference`, ../reference-bodies.ts): the raw `question`, in both layouts (the parquet
+// is a per-question copy of video_info.meta.jsonl's qa entries, keyed by the same uid).
 
 import { join } from "node:path";
 import { Collector } from "../collector";
 import { findFile, findShards, isRecord, readJsonLines, readParquetRows, requireColumns } from "../files";
 import { compact, layoutError, pickVideoDir, positiveNumber, shownPath, text, type LoaderContext } from "../loader-kit";
 import { checkAnswerLetter, checkOptionTexts, parseInlineOptions, questionWithOptions, type Checked } from "../options";
+import { lvBenchBody } from "../reference-bodies";
 import type { LoadResult } from "../schemas";
 import { VideoResolver, withExtensions } from "../video-path";
 
@@ -94,6 +97,7 @@ export async function loadLvBench(ctx: LoaderContext): Promise<LoadResult> {
         answer: answer.value,
         questionType: "mcq",
         ...(durationS === undefined ? {} : { durationS }),
+        reference: { dataset: "lvbench", isMcq: true, body: lvBenchBody(qa.question) },
         metadata: compact({
           referenceId: key,
           questionText: raw,
@@ -162,6 +166,7 @@ async function loadLmmsLabParquet(ctx: LoaderContext, shards: readonly string[])
         answer: answer.value,
         questionType: "mcq",
         ...(durationS === undefined ? {} : { durationS }),
+        reference: { dataset: "lvbench", isMcq: true, body: lvBenchBody(r.question) },
         metadata: compact({
           referenceId: key,
           questionText: raw,

@@ -19,6 +19,8 @@
 // duration and question_id. The reference letters the candidates from A, takes as the answer the
 // first candidate whose text equals the answer (both stripped) — none is its "?" — and numbers the
 // rows `<task_type>-<i>`, i the position in the dataset (all shards in order): that is the key here.
+// Those samples keep the reference's question text (`metadata.reference`, ../reference-bodies.ts:
+// the raw question, candidates lettered "A. …"); the MLVU/json rows, in another order, do not.
 
 import { join } from "node:path";
 import { Collector } from "../collector";
@@ -32,6 +34,7 @@ import {
   questionWithOptions,
   type Checked,
 } from "../options";
+import { mlvuBody } from "../reference-bodies";
 import type { LoadResult } from "../schemas";
 import { VideoResolver } from "../video-path";
 
@@ -188,6 +191,7 @@ async function loadDevParquet(ctx: LoaderContext, shards: readonly string[]): Pr
         answer: answer.value,
         questionType: "mcq",
         ...(durationS === undefined ? {} : { durationS }),
+        reference: { dataset: "mlvu", isMcq: true, body: mlvuBody(r.question, r.candidates) },
         metadata: compact({
           referenceId: key,
           rowIndex: index,

@@ -19,13 +19,16 @@
 // only when its whole answer is that one character (e.g. "3" answered "3 …"); every other open-ended
 // row is wrong whatever the model says. `metadata.referenceScoring: "extract_letter"` marks these
 // rows so a scorer can reproduce that rule instead of the SPEC §2 oe reward. The reference's row id is
-// `id` and its `config` the row's `subject` (empty when the row has none at the top).
+// `id` and its `config` the row's `subject` (empty when the row has none at the top). Every sample
+// keeps the reference's question text (`metadata.reference`, ../reference-bodies.ts: the raw
+// question and the non-empty choices in key order as "A. …"; is_mcq true for open-ended rows too).
 
 import { join } from "node:path";
 import { Collector } from "../collector";
 import { findFile, isRecord, readJsonArray } from "../files";
 import { compact, layoutError, pickVideoDir, text, type LoaderContext } from "../loader-kit";
 import { checkAnswerLetter, checkOptionTexts, optionLetter, questionWithOptions, type Checked } from "../options";
+import { mmvuBody } from "../reference-bodies";
 import type { LoadResult } from "../schemas";
 import { VideoResolver } from "../video-path";
 
@@ -107,6 +110,7 @@ export async function loadMmvu(ctx: LoaderContext): Promise<LoadResult> {
       video: local,
     };
     const videoRefs = [local, ...(local.startsWith("videos/") ? [local.slice("videos/".length)] : [])];
+    const reference = { dataset: "mmvu", isMcq: true, body: mmvuBody(r.question, r.choices) } as const;
     if (kind === "open-ended") {
       const answer = text(r.answer);
       if (answer === null) {
@@ -120,6 +124,7 @@ export async function loadMmvu(ctx: LoaderContext): Promise<LoadResult> {
         options: null,
         answer,
         questionType: "oe",
+        reference,
         metadata: compact({ ...common, referenceScoring: "extract_letter" }),
       });
       continue;
@@ -141,6 +146,7 @@ export async function loadMmvu(ctx: LoaderContext): Promise<LoadResult> {
       options: options.value,
       answer: answer.value,
       questionType: "mcq",
+      reference,
       metadata: compact(common),
     });
   }

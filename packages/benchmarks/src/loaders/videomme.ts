@@ -12,14 +12,19 @@
 // `lmms-lab/Video-MME`, config videomme, split test): with `dir` = its HF_HOME, videos in
 // `videomme/data/<videoID>.mp4` and subtitles in `videomme/subtitle/<videoID>.srt`. Its row id is
 // `videoID`, shared by the three questions of a video: kept as `metadata.referenceId` (the import of
-// its output tells the questions apart by their answer letter).
+// its output tells the questions apart by their answer letter). Every sample also keeps the
+// reference's own question text (`metadata.reference`, dataset videomme or, with subtitles,
+// videomme_wsub: ../reference-bodies.ts), built from the raw question and option strings and, with
+// subtitles, from the same SRT file read by a port of its parse_srt (../reference-srt.ts).
 
 import { join } from "node:path";
 import { BenchmarkError } from "../errors";
-import { findDir, listFiles, pathKind, readParquetRows, readText, requireColumns } from "../files";
+import { findDir, listFiles, pathKind, readBytes, readParquetRows, requireColumns, textOfBytes } from "../files";
 import { Collector } from "../collector";
 import { compact, layoutError, pickVideoDir, shownPath, text, type LoaderContext } from "../loader-kit";
 import { checkAnswerLetter, checkOptionTexts, questionWithOptions, stripLetterPrefixes } from "../options";
+import { videoMmeBody } from "../reference-bodies";
+import { referenceParseSrt } from "../reference-srt";
 import type { LoadResult } from "../schemas";
 import { srtToText, withSubtitles } from "../srt";
 import { VideoResolver, withExtensions } from "../video-path";
@@ -59,15 +64,21 @@ export async function loadVideoMme(ctx: LoaderContext): Promise<LoadResult> {
   const variant = `parquet (${shards.length} file${shards.length > 1 ? "s" : ""})${withSubs ? " + srt" : ""}`;
   const out = new Collector("videomme", split, variant, new VideoResolver(videoDir));
   out.warnings.push(...warnings);
-  const subtitleCache = new Map<string, Promise<{ text: string; file: string } | null>>();
+  /** A video's subtitles: our text (null: none) and the reference's parse_srt text ("" for none). */
+  interface Subtitles {
+    ours: { text: string; file: string } | null;
+    reference: string;
+  }
+  const subtitleCache = new Map<string, Promise<Subtitles>>();
   const subtitleOf = (youtubeId: string) => {
     let p = subtitleCache.get(youtubeId);
     if (!p) {
       const abs = join(subtitleDir!, `${youtubeId}.srt`);
-      p = pathKind(abs).then(async (kind) => {
-        if (kind !== "file") return null;
-        const t = srtToText(await readText(abs, shownPath(ctx, abs)));
-        return t === "" ? null : { text: t, file: shownPath(ctx, abs) };
+      p = pathKind(abs).then(async (kind): Promise<Subtitles> => {
+        if (kind !== "file") return { ours: null, reference: "" };
+        const bytes = await readBytes(abs, shownPath(ctx, abs));
+        const t = srtToText(textOfBytes(bytes));
+        return { ours: t === "" ? null : { text: t, file: shownPath(ctx, abs) }, reference: referenceParseSrt(bytes) };
       });
       subtitleCache.set(youtubeId, p);
     }
@@ -112,12 +123,14 @@ export async function loadVideoMme(ctx: LoaderContext): Promise<LoadResult> {
       }
       let shown = questionWithOptions(question!, options.value, "dot");
       let subtitleFile: string | null = null;
+      let referenceSubtitles = "";
       if (withSubs) {
         const subs = await subtitleOf(youtubeId!);
-        if (subs) {
-          shown = withSubtitles(subs.text, shown);
-          subtitleFile = subs.file;
+        if (subs.ours) {
+          shown = withSubtitles(subs.ours.text, shown);
+          subtitleFile = subs.ours.file;
         }
+        referenceSubtitles = subs.reference;
       }
       const kept = await out.add(file, n, {
         key,
@@ -126,6 +139,11 @@ export async function loadVideoMme(ctx: LoaderContext): Promise<LoadResult> {
         options: options.value,
         answer: answer.value,
         questionType: "mcq",
+        reference: {
+          dataset: withSubs ? "videomme_wsub" : "videomme",
+          isMcq: true,
+          body: videoMmeBody(r.question, r.options, referenceSubtitles),
+        },
         metadata: compact({
           referenceId: youtubeId,
           questionText: question,

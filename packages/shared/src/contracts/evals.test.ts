@@ -20,8 +20,18 @@ describe("evalLaunchInput", () => {
       thinkPrefix: false,
       dispatch: "evaluator",
       subtitles: false,
+      requestStyle: "workbench",
     });
     expect(v.shardSize).toBe(25);
+  });
+
+  it("the reference request comes with its own dispatch, no think prefix and no prompt texts", () => {
+    const knobs = { requestStyle: "reference", dispatch: "subagent", thinkPrefix: true, prompts: { system: "x" } };
+    const r = reasons({ ...base, knobs });
+    expect(r).toContain("The reference request returns crops to the main agent: use the evaluator's dispatch");
+    expect(r).toContain("The reference evaluator forces no <think> prefix");
+    expect(r).toContain("The reference request sends its own texts: no overrides");
+    expect(reasons({ ...base, knobs: { requestStyle: "reference" } })).toBe("");
   });
 
   it("says what is wrong with a selection", () => {

@@ -36,6 +36,10 @@ export const MODEL_KIND_EVAL_MODES: Record<(typeof MODEL_KINDS)[number], readonl
   EXTERNAL: [],
 };
 
+/** Whose request an evaluation sends: ours, or the reference evaluator's (docs/serving.md). */
+export const REQUEST_STYLES = ["workbench", "reference"] as const;
+export type RequestStyle = (typeof REQUEST_STYLES)[number];
+
 export const MAX_K = 256;
 /** One launch is a cross product; more runs than this is almost surely a mistake in the form. */
 export const MAX_EVAL_RUNS_PER_LAUNCH = 64;
@@ -44,26 +48,45 @@ export const MAX_EVAL_RUNS_PER_LAUNCH = 64;
  * Episode settings of every run of a launch. Defaults are SPEC §5's locked protocol for headline
  * rows (temperature 0, 2048 tokens, max_turns 3, max_parallel 5) and the evaluator's dispatch.
  */
-export const evalKnobs = z.object({
-  temperature: z.number().min(0, "Temperature must be >= 0").max(2, "Temperature must be <= 2").default(0),
-  maxTokens: z.number().int().min(16, "At least 16 tokens").max(32_768, "At most 32768 tokens").default(2048),
-  maxTurns: z.number().int().min(0, "max turns must be >= 0").max(16, "At most 16 tool rounds").default(3),
-  maxParallel: z.number().int().min(1, "At least one call per turn").max(32, "At most 32 calls per turn").default(5),
-  /** SPEC §1.7: every main-agent generation continues from a forced `<think>\n`. */
-  thinkPrefix: z.boolean().default(false),
-  /** SPEC §5: headline-row reproduction uses the evaluator's style. */
-  dispatch: z.enum(DISPATCH_STYLES).default("evaluator"),
-  /** Prefix the sample's subtitles (metadata.subtitles) to the question (VideoMME w/ subs). */
-  subtitles: z.boolean().default(false),
-  /** Prompt wording family of the episode runner; default: the engine's own (nano) or "generic". */
-  promptPreset: z.enum(["generic", "nano"]).optional(),
-  /**
-   * Prompt texts replacing the preset's (SPEC §5: users may supply a published row's exact
-   * templates). Checked by the episode runner when the run starts; a bad template fails the run
-   * with the runner's reason.
-   */
-  prompts: z.record(z.string(), z.string().max(20_000)).optional(),
-});
+export const evalKnobs = z
+  .object({
+    temperature: z.number().min(0, "Temperature must be >= 0").max(2, "Temperature must be <= 2").default(0),
+    maxTokens: z.number().int().min(16, "At least 16 tokens").max(32_768, "At most 32768 tokens").default(2048),
+    maxTurns: z.number().int().min(0, "max turns must be >= 0").max(16, "At most 16 tool rounds").default(3),
+    maxParallel: z.number().int().min(1, "At least one call per turn").max(32, "At most 32 calls per turn").default(5),
+    /** SPEC §1.7: every main-agent generation continues from a forced `<think>\n`. */
+    thinkPrefix: z.boolean().default(false),
+    /** SPEC §5: headline-row reproduction uses the evaluator's style. */
+    dispatch: z.enum(DISPATCH_STYLES).default("evaluator"),
+    /** Prefix the sample's subtitles (metadata.subtitles) to the question (VideoMME w/ subs). */
+    subtitles: z.boolean().default(false),
+    /** Prompt wording family of the episode runner; default: the engine's own (nano) or "generic". */
+    promptPreset: z.enum(["generic", "nano"]).optional(),
+    /**
+     * Prompt texts replacing the preset's (SPEC §5: users may supply a published row's exact
+     * templates). Checked by the episode runner when the run starts; a bad template fails the run
+     * with the runner's reason.
+     */
+    prompts: z.record(z.string(), z.string().max(20_000)).optional(),
+    /**
+     * Whose request the model gets (@paravt/agent knobs.ts `requestStyle`): "workbench", our own
+     * prompts with timestamped frames; "reference", the reference evaluator's request (driver.py:
+     * its prompts and question texts, bare frames sampled like qwen-vl-utils, a separate final-answer
+     * turn). Reference runs need the evaluator's dispatch, no think prefix and no prompt overrides,
+     * and samples imported with the reference's question text (metadata.reference).
+     */
+    requestStyle: z.enum(REQUEST_STYLES).default("workbench"),
+  })
+  .superRefine((k, ctx) => {
+    if (k.requestStyle !== "reference") return;
+    const refuse = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+    if (k.dispatch !== "evaluator")
+      refuse("dispatch", "The reference request returns crops to the main agent: use the evaluator's dispatch");
+    if (k.thinkPrefix) refuse("thinkPrefix", "The reference evaluator forces no <think> prefix");
+    if (k.prompts && Object.keys(k.prompts).length > 0)
+      refuse("prompts", "The reference request sends its own texts: no overrides");
+    if (k.promptPreset) refuse("promptPreset", "The reference request has its own wording: no prompt preset");
+  });
 export type EvalKnobs = z.infer<typeof evalKnobs>;
 
 const kValue = z

@@ -196,7 +196,13 @@ export function EvalLaunchForm({ projectId }: { projectId: string }) {
                   onClick={() =>
                     setForm((f) => {
                       const locked = initialLaunchForm(f.name);
-                      return { ...f, knobs: locked.knobs, thinkPrefix: locked.thinkPrefix, dispatch: locked.dispatch };
+                      return {
+                        ...f,
+                        knobs: locked.knobs,
+                        thinkPrefix: locked.thinkPrefix,
+                        dispatch: locked.dispatch,
+                        requestStyle: locked.requestStyle,
+                      };
                     })
                   }
                 >
@@ -247,7 +253,32 @@ export function EvalLaunchForm({ projectId }: { projectId: string }) {
                 onChange={(e) => setKnob("maxParallel", e.target.value)}
               />
             </Field>
-            <Field label="Dispatch style" hint="SPEC §5: headline rows use the evaluator's style.">
+            <Field
+              label="Request"
+              hint="Whose request the model gets: ours, or exactly the reference evaluator's (driver.py; docs/serving.md)."
+              error={error("knobs.requestStyle")}
+            >
+              <Select
+                value={form.requestStyle}
+                onChange={(e) => {
+                  const requestStyle = e.target.value as LaunchFormState["requestStyle"];
+                  // The reference request has one dispatch, no think prefix and its own wording.
+                  const fixed =
+                    requestStyle === "reference"
+                      ? { dispatch: "evaluator" as const, thinkPrefix: false, promptPreset: "" as const }
+                      : {};
+                  update("knobs.requestStyle", { requestStyle, ...fixed });
+                }}
+              >
+                <option value="workbench">Workbench (timestamped frames, our prompts)</option>
+                <option value="reference">Reference evaluator (driver.py request, bare frames)</option>
+              </Select>
+            </Field>
+            <Field
+              label="Dispatch style"
+              hint="SPEC §5: headline rows use the evaluator's style."
+              error={error("knobs.dispatch")}
+            >
               <Select
                 value={form.dispatch}
                 onChange={(e) => update("knobs.dispatch", { dispatch: e.target.value as LaunchFormState["dispatch"] })}

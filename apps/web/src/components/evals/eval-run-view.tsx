@@ -26,6 +26,7 @@ function Settings({ run }: { run: EvalRunOutput }) {
   const k = run.knobs;
   const items = k
     ? [
+        k.requestStyle === "reference" ? "request: reference evaluator (driver.py)" : "request: workbench",
         `temperature ${k.temperature}`,
         `max tokens ${k.maxTokens}`,
         `max turns ${k.maxTurns}`,

@@ -23,6 +23,8 @@ export interface LaunchFormState {
   knobs: Record<NumericKnob, string>;
   thinkPrefix: boolean;
   dispatch: (typeof LOCKED_KNOBS)["dispatch"];
+  /** Ours, or the reference evaluator's request (which then fixes dispatch, think prefix and preset). */
+  requestStyle: (typeof LOCKED_KNOBS)["requestStyle"];
   subtitles: boolean;
   promptPreset: "" | "generic" | "nano";
   /** Empty: every sample. */
@@ -48,6 +50,7 @@ export function initialLaunchForm(name: string): LaunchFormState {
     },
     thinkPrefix: LOCKED_KNOBS.thinkPrefix,
     dispatch: LOCKED_KNOBS.dispatch,
+    requestStyle: LOCKED_KNOBS.requestStyle,
     subtitles: LOCKED_KNOBS.subtitles,
     promptPreset: "",
     sampleLimit: "",
@@ -84,6 +87,7 @@ export function toLaunchInput(projectId: string, s: LaunchFormState) {
       maxParallel: numberOf(s.knobs.maxParallel),
       thinkPrefix: s.thinkPrefix,
       dispatch: s.dispatch,
+      requestStyle: s.requestStyle,
       subtitles: s.subtitles,
       ...(s.promptPreset ? { promptPreset: s.promptPreset } : {}),
     },
@@ -157,6 +161,7 @@ export function changedFromLocked(s: LaunchFormState): string[] {
   for (const k of NUMERIC_KNOBS) if (numberOf(s.knobs[k]) !== LOCKED_KNOBS[k]) changed.push(labels[k]);
   if (s.thinkPrefix !== LOCKED_KNOBS.thinkPrefix) changed.push("think prefix");
   if (s.dispatch !== LOCKED_KNOBS.dispatch) changed.push("dispatch");
+  if (s.requestStyle !== LOCKED_KNOBS.requestStyle) changed.push("request style");
   return changed;
 }
 
