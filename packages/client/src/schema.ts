@@ -4254,6 +4254,11 @@ export interface operations {
                         prompts?: {
                             [key: string]: string;
                         };
+                        /**
+                         * @default workbench
+                         * @enum {string}
+                         */
+                        requestStyle?: "workbench" | "reference";
                     };
                     sampleLimit?: number;
                     split?: string;
@@ -4463,6 +4468,11 @@ export interface operations {
                                 prompts?: {
                                     [key: string]: string;
                                 };
+                                /**
+                                 * @default workbench
+                                 * @enum {string}
+                                 */
+                                requestStyle: "workbench" | "reference";
                             } | null;
                             imported: boolean;
                             summary: {
@@ -4644,6 +4654,11 @@ export interface operations {
                                 prompts?: {
                                     [key: string]: string;
                                 };
+                                /**
+                                 * @default workbench
+                                 * @enum {string}
+                                 */
+                                requestStyle: "workbench" | "reference";
                             } | null;
                             imported: boolean;
                             summary: {
@@ -4922,6 +4937,11 @@ export interface operations {
                             prompts?: {
                                 [key: string]: string;
                             };
+                            /**
+                             * @default workbench
+                             * @enum {string}
+                             */
+                            requestStyle: "workbench" | "reference";
                         } | null;
                         imported: boolean;
                         summary: {
