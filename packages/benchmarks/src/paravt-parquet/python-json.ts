@@ -9,6 +9,7 @@
 // Values are kept in a form that round-trips: objects as Map (JavaScript objects would move
 // integer-like keys first), ints as their decimal text, floats as numbers.
 
+import { pyFloatRepr } from "../python-repr";
 export type PyJson =
   | null
   | boolean
@@ -160,24 +161,12 @@ export function parsePyJson(text: string): PyJson {
   return v;
 }
 
-/** `float.__repr__`: the shortest round-trip digits, exponent form when decpt <= -4 or > 16. */
+/** `float.__repr__` as json.dumps writes it: NaN / Infinity for the non-finite values (python-repr.ts for the rest). */
 export function floatRepr(x: number): string {
   if (Number.isNaN(x)) return "NaN";
   if (x === Infinity) return "Infinity";
   if (x === -Infinity) return "-Infinity";
-  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
-  const sign = x < 0 ? "-" : "";
-  const [mant, exp] = Math.abs(x).toExponential().split("e") as [string, string];
-  const digits = mant.replace(".", "");
-  const decpt = Number(exp) + 1; // value = 0.<digits> * 10^decpt
-  if (decpt <= -4 || decpt > 16) {
-    const e = decpt - 1;
-    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-    return `${sign}${m}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
-  }
-  if (decpt <= 0) return `${sign}0.${"0".repeat(-decpt)}${digits}`;
-  if (decpt >= digits.length) return `${sign}${digits}${"0".repeat(decpt - digits.length)}.0`;
-  return `${sign}${digits.slice(0, decpt)}.${digits.slice(decpt)}`;
+  return pyFloatRepr(x);
 }
 
 /** json.encoder's py_encode_basestring (ensure_ascii=False). */
