@@ -6,6 +6,13 @@ export * from "./types";
 export { runEpisode, type EpisodeInput, type RunEpisodeOptions } from "./runner";
 export { scoreEpisode, predictionOf, groundTruthRange, type EpisodeScore, type ScoreOptions } from "./scoring";
 export {
+  REFERENCE_FINAL_ANSWER,
+  REFERENCE_SYSTEM,
+  REFERENCE_TOOL_SCHEMA,
+  referenceCropError,
+  referenceCropResponse,
+} from "./reference-protocol";
+export {
   DispatchStyleSchema,
   EvalKnobsSchema,
   KnobsError,

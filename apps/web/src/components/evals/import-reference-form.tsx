@@ -1,5 +1,6 @@
 "use client";
-import { EVAL_MODES, importReferenceInput, type EvalMode } from "@paravt/shared";
+import { EVAL_MODES, importReferenceInput, type EvalMode, type importReferenceOutput } from "@paravt/shared";
+import type { z } from "zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { errorMessage, useTRPC } from "@/trpc/client";
@@ -60,7 +61,7 @@ export function ImportReferenceForm({ projectId, groupId }: { projectId: string;
     <Card>
       <CardHeader
         title="Import reference output"
-        description="One dataset's output of the reference evaluator ({summary, results}, SPEC §6); rows are matched to samples by key or id, rows with an error stay errors."
+        description="One dataset's output of the reference evaluator ({summary, results}, SPEC §6); rows are matched to samples by the reference's row id (or key), rows with an error or an [API error: …] answer stay errors."
       />
       <form onSubmit={(e) => void onSubmit(e)} className="flex flex-col gap-3" aria-label="Import reference output">
         <div className="grid gap-3 md:grid-cols-3 xl:grid-cols-[1.5fr_2fr_2fr_1.4fr_0.7fr]">
@@ -117,24 +118,58 @@ export function ImportReferenceForm({ projectId, groupId }: { projectId: string;
       <div className="mt-3 flex flex-col gap-2" aria-live="polite">
         {problem && <Alert>{problem}</Alert>}
         {importRef.error && <Alert>{errorMessage(importRef.error)}</Alert>}
-        {result && (
-          <Alert tone={result.unmatchedCount ? "info" : "success"}>
-            <span data-testid="import-result">
-              Imported {result.rows} rows: {result.matched} matched, {result.unmatchedCount} unmatched, {result.errors}{" "}
-              errors{result.duplicates.length ? `, ${result.duplicates.length} duplicate ids` : ""}.
-            </span>
-            {result.unmatched.length > 0 && (
-              <details className="mt-1 text-xs">
-                <summary className="cursor-pointer">Unmatched ids</summary>
-                <p className="mt-1 font-mono break-all">
-                  {result.unmatched.join(", ")}
-                  {result.unmatchedCount > result.unmatched.length && " …"}
-                </p>
-              </details>
-            )}
-          </Alert>
-        )}
+        {result && <ImportReport report={result} />}
       </div>
     </Card>
+  );
+}
+
+type ImportResult = z.infer<typeof importReferenceOutput>;
+
+/** What a skip reason of @paravt/benchmarks reference-match.ts means, for the report. */
+const SKIP_REASON: Record<string, string> = {
+  unmatched: "no sample has the row's id",
+  ambiguous: "the id names several questions and the row does not say which",
+  key_mismatch: "the row's key differs from the sample's (another release or order of the dataset)",
+  duplicate: "an earlier row already matched the same sample",
+};
+/** Skipped rows shown as examples (the service returns up to 100). */
+const EXAMPLES = 5;
+
+/** The import report: rows stored and how many as errors, rows skipped per reason with a few examples. */
+function ImportReport({ report: r }: { report: ImportResult }) {
+  const reasons = Object.entries(r.skippedByReason).filter(([, n]) => n > 0);
+  return (
+    <Alert tone={r.skipped || r.errors ? "info" : "success"}>
+      <p data-testid="import-result">
+        Imported {r.matched} of {r.rows} rows
+        {r.errors > 0 &&
+          ` (${r.errors} stored as errors: ${r.errorKinds.rowError} with an error field, ${r.errorKinds.apiError} [API error] answers)`}
+        ; skipped {r.skipped}.
+      </p>
+      {reasons.length > 0 && (
+        <ul className="mt-1 list-inside list-disc text-xs" aria-label="Skipped rows by reason">
+          {reasons.map(([reason, n]) => (
+            <li key={reason}>
+              <span className="font-mono">{reason}</span> {n}: {SKIP_REASON[reason] ?? reason}
+            </li>
+          ))}
+        </ul>
+      )}
+      {r.skippedRows.length > 0 && (
+        <details className="mt-1 text-xs">
+          <summary className="cursor-pointer">
+            Skipped rows ({Math.min(EXAMPLES, r.skippedRows.length)} of {r.skipped})
+          </summary>
+          <ul className="mt-1 flex flex-col gap-0.5 font-mono break-all">
+            {r.skippedRows.slice(0, EXAMPLES).map((row) => (
+              <li key={row.index}>
+                results[{row.index}] {row.id} · {row.reason}: {row.detail}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </Alert>
   );
 }
