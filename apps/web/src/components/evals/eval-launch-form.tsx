@@ -255,7 +255,7 @@ export function EvalLaunchForm({ projectId }: { projectId: string }) {
             </Field>
             <Field
               label="Request"
-              hint="Whose request the model gets: ours, or exactly the reference evaluator's (driver.py; docs/serving.md)."
+              hint="Ours (timestamped frames, our prompts), or exactly the request of the reference evaluator's driver.py (docs/serving.md)."
               error={error("knobs.requestStyle")}
             >
               <Select
@@ -270,8 +270,8 @@ export function EvalLaunchForm({ projectId }: { projectId: string }) {
                   update("knobs.requestStyle", { requestStyle, ...fixed });
                 }}
               >
-                <option value="workbench">Workbench (timestamped frames, our prompts)</option>
-                <option value="reference">Reference evaluator (driver.py request, bare frames)</option>
+                <option value="workbench">Workbench</option>
+                <option value="reference">Reference evaluator</option>
               </Select>
             </Field>
             <Field
