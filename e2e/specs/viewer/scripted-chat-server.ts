@@ -47,10 +47,38 @@ type Content = string | { type: string; text?: string }[];
 
 export async function startScriptedChatServer(): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
+    // Registering an endpoint probes GET /v1/models (models.probe); vLLM answers with its model
+    // cards (vllm/entrypoints/openai/models/protocol.py `ModelList`).
+    if (req.method === "GET" && req.url === "/v1/models") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          object: "list",
+          data: [{ id: "scripted", object: "model", created: 0, owned_by: "vllm", max_model_len: 65536 }],
+        }),
+      );
+      return;
+    }
+    if (req.method !== "POST") {
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: "Not Found", type: "NotFoundError", param: null, code: 404 } }));
+      return;
+    }
     let raw = "";
     req.on("data", (c: Buffer) => (raw += c.toString()));
     req.on("end", () => {
-      const body = JSON.parse(raw) as { messages: { role: string; content: Content }[] };
+      let body: { messages: { role: string; content: Content }[] };
+      try {
+        body = JSON.parse(raw) as typeof body;
+      } catch {
+        res.writeHead(400, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            error: { message: "the body is not JSON", type: "BadRequestError", param: null, code: 400 },
+          }),
+        );
+        return;
+      }
       const texts = body.messages.map((m) =>
         typeof m.content === "string"
           ? m.content
