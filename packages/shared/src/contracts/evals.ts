@@ -558,6 +558,8 @@ export const evalRunOnOutput = z.object({
   createdAt: z.date(),
   /** With a sample: its first episode in this run, if stored. */
   episodeId: z.string().nullable(),
+  /** That episode's status: an ERROR has no answer (never a wrong one). */
+  episodeStatus: z.enum(["OK", "ERROR"]).nullable(),
   correct: z.boolean().nullable(),
 });
 export type EvalRunOnOutput = z.infer<typeof evalRunOnOutput>;

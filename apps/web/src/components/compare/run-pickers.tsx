@@ -40,7 +40,9 @@ export function ExistingRunsPicker({
             </span>
             <StatusBadge status={r.status} />
             {r.episodeId ? (
-              r.correct === true ? (
+              r.episodeStatus === "ERROR" ? (
+                <Badge tone="danger">error</Badge>
+              ) : r.correct === true ? (
                 <Badge tone="success">correct</Badge>
               ) : r.correct === false ? (
                 <Badge tone="warning">wrong</Badge>

@@ -119,6 +119,7 @@ export async function runsOn(
       imported: r.imported,
       createdAt: r.createdAt,
       episodeId: e?.id ?? null,
+      episodeStatus: e ? (e.status === "OK" ? ("OK" as const) : ("ERROR" as const)) : null,
       correct: e && e.status === "OK" ? e.correct : null,
     };
   });
