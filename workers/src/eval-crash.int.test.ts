@@ -54,6 +54,7 @@ describe("an evaluation whose worker is killed", () => {
           thinkPrefix: false,
           dispatch: "evaluator",
           requestStyle: "workbench",
+          videoChannel: "image_url",
           subtitles: false,
         },
         shardSize: 4,

@@ -46,6 +46,7 @@ const knobs = (over: Record<string, unknown> = {}) => ({
   thinkPrefix: false,
   dispatch: "evaluator" as const,
   requestStyle: "workbench" as const,
+  videoChannel: "image_url" as const,
   subtitles: false,
   ...over,
 });

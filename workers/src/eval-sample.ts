@@ -111,6 +111,7 @@ export async function runSample(engine: ChatEngine, input: SampleInput, signal: 
       thinkPrefix: k.thinkPrefix,
       dispatch: k.dispatch,
       requestStyle: k.requestStyle,
+      videoChannel: k.videoChannel,
       ...(k.promptPreset ? { promptPreset: k.promptPreset } : {}),
       ...(k.prompts ? { prompts: k.prompts } : {}),
     },

@@ -333,6 +333,7 @@ describe("the reference world end to end", () => {
           thinkPrefix: false,
           dispatch: "evaluator",
           requestStyle: "reference",
+          videoChannel: "image_url",
           subtitles: false,
         },
         shardSize: 2,

@@ -58,6 +58,8 @@ export interface SampleOptions {
 }
 
 export interface FrameSampler {
+  /** Seconds (the time base of every frame time), without decoding a frame. */
+  duration(video: VideoRef): Promise<number>;
   overview(video: VideoRef, k: number, opts?: SampleOptions): Promise<OverviewResult>;
   /** Throws (VideoError INVALID_WINDOW / INVALID_ARGUMENT) for a window without frames; clamps end. */
   crop(video: VideoRef, start: number, end: number, opts?: SampleOptions): Promise<CropFrames>;
@@ -107,6 +109,9 @@ export function videoFrameSampler(opts: VideoFrameSamplerOptions = {}): FrameSam
     };
   };
   return {
+    async duration(video) {
+      return (await info(video.file)).duration;
+    },
     async overview(video, k, o = {}) {
       const fo = await frameOpts(video, o.signal);
       const frames =

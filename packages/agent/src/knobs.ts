@@ -38,6 +38,12 @@ export const EvalKnobsSchema = z
   .object({
     mode: PromptModeSchema.default("agentic_general"),
     requestStyle: RequestStyleSchema.default("workbench"),
+    /**
+     * Reference style only: how the overview travels (driver.py `--video_channel`): "image_url",
+     * frames sampled here (the reference's MCQ setting); "video_url", the file itself for the
+     * server to decode (its Charades-STA setting; docs/serving.md).
+     */
+    videoChannel: z.enum(["image_url", "video_url"]).default("image_url"),
     dispatch: DispatchStyleSchema.default("subagent"),
     toolParser: ToolParserSchema.default("eval"),
     /** Overview frames (SPEC §1.1). */
@@ -77,8 +83,11 @@ export const EvalKnobsSchema = z
   })
   .strict()
   .superRefine((k, ctx) => {
-    if (k.requestStyle !== "reference") return;
     const refuse = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+    if (k.videoChannel === "video_url" && k.requestStyle !== "reference") {
+      refuse("videoChannel", 'the video_url channel is the reference request\'s: use requestStyle "reference"');
+    }
+    if (k.requestStyle !== "reference") return;
     if (k.dispatch !== "evaluator") {
       refuse("dispatch", 'the reference request style returns crops to the main agent: use dispatch "evaluator"');
     }

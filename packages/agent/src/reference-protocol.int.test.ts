@@ -109,7 +109,12 @@ describe("reference request style on the wire", () => {
   const TURN1 = `<think>Two windows.</think>\n${call("crop_video", 10, 14)}\n${call("crop_video", 30, 34)}`;
   const TURN2 = `<think>Again.</think>\n${call("crop_video", 70, 80)}\n${call("zoom", 1, 3)}`;
 
-  async function episode(questionType: "mcq" | "tvg", mode: "agentic_general" | "direct", outputs: string[]) {
+  async function episode(
+    questionType: "mcq" | "tvg",
+    mode: "agentic_general" | "agentic_minimal" | "direct",
+    outputs: string[],
+    videoChannel: "image_url" | "video_url" = "image_url",
+  ) {
     await server?.close();
     server = await startStandin({ flavor: "vllm", generate: (_b, n) => ({ text: outputs[n]! }) });
     const engine = new OpenAIEngine({ baseUrl: server.baseUrl, model: "ParaVT/ParaVT-8B", retries: 0 });
@@ -117,7 +122,7 @@ describe("reference request style on the wire", () => {
       engine,
       frames: videoFrameSampler(),
       input: { ...input, questionType },
-      config: { requestStyle: "reference", dispatch: "evaluator", mode, k: 64, maxTurns: 2 },
+      config: { requestStyle: "reference", dispatch: "evaluator", mode, k: 64, maxTurns: 2, videoChannel },
     });
     return { t, bodies: server.requests.map(reduceImages) as { messages: unknown[] }[] };
   }
@@ -201,4 +206,46 @@ describe("reference request style on the wire", () => {
     ]);
     expect(d.t.toolCallCount).toBe(0);
   }, 60_000);
+
+  it("video_url channel (the reference's Charades-STA setting): the file itself, then crops as frames", async () => {
+    const { t, bodies } = await episode(
+      "tvg",
+      "agentic_minimal",
+      [TURN1, "The event happens in 10.0 - 14.0 seconds."],
+      "video_url",
+    );
+    expect(t.status).toBe("ok");
+    // driver.py `_video_user_content`: `{"type": "video_url", "video_url": {"url": f"file://{abspath}"}}`, then the text.
+    expect(bodies[0]).toEqual({
+      model: "ParaVT/ParaVT-8B",
+      messages: [
+        { role: "system", content: REFERENCE_SYSTEM.agentic_minimal },
+        {
+          role: "user",
+          content: [
+            { type: "video_url", video_url: { url: `file://${input.video.file}` } },
+            { type: "text", text: QUESTION },
+          ],
+        },
+      ],
+      max_tokens: 2048,
+      temperature: 0,
+    });
+    expect(t.overviewTimestamps).toEqual([]);
+    expect(t.duration).toBe(64);
+    const crops = (bodies[1]!.messages as { role: string; content: unknown }[]).slice(3);
+    expect(crops.map((m) => reduceImageCount(m.content))).toEqual([4, 4]);
+  }, 60_000);
+
+  it("refuses the video_url channel outside the reference request", async () => {
+    const engine = new OpenAIEngine({ baseUrl: "http://127.0.0.1:9/v1", model: "m" });
+    await expect(
+      runEpisode({ engine, frames: videoFrameSampler(), input, config: { videoChannel: "video_url" } }),
+    ).rejects.toThrow(/video_url channel is the reference request's/);
+  });
 });
+
+/** How many images a reduced user content holds. */
+function reduceImageCount(content: unknown): number {
+  return Array.isArray(content) ? content.filter((p: { type?: string }) => p.type === "image_url").length : 0;
+}

@@ -243,7 +243,7 @@ describe("runEpisode: other modes and styles", () => {
     const msgs = main.batches[1]![0]!.messages;
     expect(msgs.map((m) => m.role)).toEqual(["system", "user", "assistant", "user", "user"]);
     const parts = msgs[3]!.content as Exclude<CompletionRequest["messages"][number]["content"], string>;
-    expect(parts.map((p) => (p.type === "text" ? p.text : `[frame ${p.t}]`))).toEqual([
+    expect(parts.map((p) => (p.type === "text" ? p.text : p.type === "frame" ? `[frame ${p.t}]` : p.url))).toEqual([
       "<8.0 seconds>",
       "[frame 8]",
       "<9.0 seconds>",

@@ -9,12 +9,11 @@
 // engine failure of the main agent ends the episode with status "error" and its reason, never a
 // (wrong) answer (SPEC §5).
 
-import { basename } from "node:path";
+import { basename, resolve } from "node:path";
 import { THINK_PREFIX } from "@paravt/nano";
-import type { SampledFrame } from "@paravt/video";
 import { isVideoError } from "@paravt/video/sampling";
 import { asEngineError, runToolRound, withFinalAnswerNudge } from "./dispatch";
-import type { FrameSampler, FrameSampling, VideoRef } from "./frame-sampler";
+import type { FrameSampler, FrameSampling, OverviewResult, VideoRef } from "./frame-sampler";
 import { parseEvalKnobs, type EvalKnobsInput } from "./knobs";
 import { bareFrames, timestampedFrames } from "./messages";
 import {
@@ -60,16 +59,14 @@ export interface RunEpisodeOptions {
   onTurn?: (turn: TurnRecord) => void;
 }
 
-/** The reference's first request: its system prompt, then the frames as bare images and the question text. */
-function referenceFirstMessages(
-  mode: PromptMode,
-  frames: readonly SampledFrame[],
-  videoKey: string,
-  question: string,
-): ChatMessage[] {
+/**
+ * The reference's first request (driver.py `_video_user_content`): its system prompt, then the
+ * video (bare frames, or the file for the `video_url` channel) and the question text.
+ */
+function referenceFirstMessages(mode: PromptMode, video: ContentPart[], question: string): ChatMessage[] {
   return [
     { role: "system", content: REFERENCE_SYSTEM[mode] },
-    { role: "user", content: [...bareFrames(frames, videoKey), { type: "text", text: question }] },
+    { role: "user", content: [...video, { type: "text", text: question }] },
   ];
 }
 
@@ -139,11 +136,15 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<Trajectory> {
     ...(turn !== undefined ? { turn } : {}),
   });
 
-  // SPEC §1.1 overview.
+  // SPEC §1.1 overview. On the reference's `video_url` channel the server decodes the video
+  // itself: no frame is sampled here, only the duration the crop windows are checked against.
+  const videoChannel = knobs.videoChannel === "video_url";
   const tf = performance.now();
-  let overview;
+  let overview: OverviewResult;
   try {
-    overview = await o.frames.overview(video, knobs.k, { ...(signal ? { signal } : {}), sampling });
+    overview = videoChannel
+      ? { duration: await o.frames.duration(video), frames: [] }
+      : await o.frames.overview(video, knobs.k, { ...(signal ? { signal } : {}), sampling });
   } catch (e) {
     if (signal?.aborted) return finish(cancelled("frames"));
     const message = e instanceof Error ? e.message : String(e);
@@ -156,7 +157,13 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<Trajectory> {
   traj.overviewSourceTimes = overview.frames.map((f) => f.sourceTime);
 
   let messages = reference
-    ? referenceFirstMessages(knobs.mode, overview.frames, videoKey, o.input.question)
+    ? referenceFirstMessages(
+        knobs.mode,
+        videoChannel
+          ? [{ type: "video_file", url: `file://${resolve(o.input.video.file)}` }]
+          : bareFrames(overview.frames, videoKey),
+        o.input.question,
+      )
     : workbenchFirstMessages();
   function workbenchFirstMessages(): ChatMessage[] {
     const values = mainValues(

@@ -79,6 +79,7 @@ export function measuredSampler(inner: FrameSampler): FrameSampler & { peak: num
   const s = {
     peak: 0,
     crops: 0,
+    duration: inner.duration.bind(inner),
     overview: inner.overview.bind(inner),
     async crop(...args: Parameters<FrameSampler["crop"]>) {
       s.crops++;

@@ -17,7 +17,18 @@ export interface TextPart {
   text: string;
 }
 
-export type ContentPart = TextPart | FramePart;
+/**
+ * The whole video as a file URL, for a server that decodes it itself: the reference evaluator's
+ * `video_url` channel (driver.py `_video_user_content`: `file://<absolute path>`; vLLM needs
+ * `--allowed-local-media-path` and the same path on its machine). Only OpenAI-compatible engines
+ * send it; nano cannot take it.
+ */
+export interface VideoFilePart {
+  type: "video_file";
+  url: string;
+}
+
+export type ContentPart = TextPart | FramePart | VideoFilePart;
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";

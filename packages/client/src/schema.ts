@@ -4259,6 +4259,11 @@ export interface operations {
                          * @enum {string}
                          */
                         requestStyle?: "workbench" | "reference";
+                        /**
+                         * @default image_url
+                         * @enum {string}
+                         */
+                        videoChannel?: "image_url" | "video_url";
                     };
                     sampleLimit?: number;
                     split?: string;
@@ -4473,6 +4478,11 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 requestStyle: "workbench" | "reference";
+                                /**
+                                 * @default image_url
+                                 * @enum {string}
+                                 */
+                                videoChannel: "image_url" | "video_url";
                             } | null;
                             imported: boolean;
                             summary: {
@@ -4659,6 +4669,11 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 requestStyle: "workbench" | "reference";
+                                /**
+                                 * @default image_url
+                                 * @enum {string}
+                                 */
+                                videoChannel: "image_url" | "video_url";
                             } | null;
                             imported: boolean;
                             summary: {
@@ -4942,6 +4957,11 @@ export interface operations {
                              * @enum {string}
                              */
                             requestStyle: "workbench" | "reference";
+                            /**
+                             * @default image_url
+                             * @enum {string}
+                             */
+                            videoChannel: "image_url" | "video_url";
                         } | null;
                         imported: boolean;
                         summary: {

@@ -13,7 +13,7 @@
 
 import { createHash } from "node:crypto";
 import { imageThumbnail, type EpisodeTurn, type FrameRef, type FrameSource, type Part } from "@paravt/nano";
-import type { ChatMessage } from "../types";
+import { EngineError, type ChatMessage } from "../types";
 
 type Thumb = { width: number; height: number };
 
@@ -100,8 +100,13 @@ export function chatToNanoContent(m: ChatMessage): { role: ChatMessage["role"]; 
   if (typeof m.content === "string") return { role: m.role, content: m.content };
   return {
     role: m.role,
-    content: m.content.map((p) =>
-      p.type === "text" ? { type: "text" as const, text: p.text } : { type: "image" as const, image: p.jpeg, t: p.t },
-    ),
+    content: m.content.map((p) => {
+      if (p.type === "video_file") {
+        throw new EngineError("internal", "nano sees frames, not a video file: use the image_url channel");
+      }
+      return p.type === "text"
+        ? { type: "text" as const, text: p.text }
+        : { type: "image" as const, image: p.jpeg, t: p.t };
+    }),
   };
 }

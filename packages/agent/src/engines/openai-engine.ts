@@ -50,8 +50,16 @@ export type OpenAIEngineOptionsInput = z.input<typeof OpenAIEngineOptionsSchema>
   fetch?: typeof fetch;
 };
 
-/** The wire form of our messages: text parts as `text`, frames as JPEG `image_url` data URLs. */
-export function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] {
+/** A request message as sent: `WireMessage` plus the `video_url` item of vLLM / SGLang. */
+export type OutgoingMessage =
+  | WireMessage
+  | {
+      role: "user";
+      content: (Exclude<WireMessage["content"], string>[number] | { type: "video_url"; video_url: { url: string } })[];
+    };
+
+/** The wire form of our messages: text parts as `text`, frames as JPEG `image_url` data URLs, a video file as `video_url`. */
+export function toWireMessages(messages: readonly ChatMessage[]): OutgoingMessage[] {
   return messages.map((m) => {
     if (typeof m.content === "string") return { role: m.role, content: m.content };
     if (m.role !== "user") {
@@ -60,11 +68,13 @@ export function toWireMessages(messages: readonly ChatMessage[]): WireMessage[] 
       return { role: m.role, content: m.content.map((p) => (p.type === "text" ? p.text : "")).join("") };
     }
     return {
-      role: m.role,
+      role: "user" as const,
       content: m.content.map((p) =>
         p.type === "text"
           ? { type: "text" as const, text: p.text }
-          : { type: "image_url" as const, image_url: { url: jpegDataUrl(p.jpeg) } },
+          : p.type === "video_file"
+            ? { type: "video_url" as const, video_url: { url: p.url } }
+            : { type: "image_url" as const, image_url: { url: jpegDataUrl(p.jpeg) } },
       ),
     };
   });

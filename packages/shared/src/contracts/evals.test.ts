@@ -21,6 +21,7 @@ describe("evalLaunchInput", () => {
       dispatch: "evaluator",
       subtitles: false,
       requestStyle: "workbench",
+      videoChannel: "image_url",
     });
     expect(v.shardSize).toBe(25);
   });

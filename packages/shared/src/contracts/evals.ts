@@ -76,10 +76,19 @@ export const evalKnobs = z
      * and samples imported with the reference's question text (metadata.reference).
      */
     requestStyle: z.enum(REQUEST_STYLES).default("workbench"),
+    /**
+     * Reference request only (driver.py `--video_channel`): "image_url", overview frames decoded
+     * by the workbench (the reference's MCQ setting); "video_url", the video file for the server to
+     * decode (its Charades-STA setting: the server must see the same path, docs/serving.md).
+     */
+    videoChannel: z.enum(["image_url", "video_url"]).default("image_url"),
   })
   .superRefine((k, ctx) => {
-    if (k.requestStyle !== "reference") return;
     const refuse = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+    if (k.videoChannel === "video_url" && k.requestStyle !== "reference") {
+      refuse("videoChannel", "The video_url channel is the reference request's");
+    }
+    if (k.requestStyle !== "reference") return;
     if (k.dispatch !== "evaluator")
       refuse("dispatch", "The reference request returns crops to the main agent: use the evaluator's dispatch");
     if (k.thinkPrefix) refuse("thinkPrefix", "The reference evaluator forces no <think> prefix");

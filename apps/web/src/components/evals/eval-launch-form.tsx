@@ -202,6 +202,7 @@ export function EvalLaunchForm({ projectId }: { projectId: string }) {
                         thinkPrefix: locked.thinkPrefix,
                         dispatch: locked.dispatch,
                         requestStyle: locked.requestStyle,
+                        videoChannel: locked.videoChannel,
                       };
                     })
                   }
@@ -266,7 +267,7 @@ export function EvalLaunchForm({ projectId }: { projectId: string }) {
                   const fixed =
                     requestStyle === "reference"
                       ? { dispatch: "evaluator" as const, thinkPrefix: false, promptPreset: "" as const }
-                      : {};
+                      : { videoChannel: "image_url" as const };
                   update("knobs.requestStyle", { requestStyle, ...fixed });
                 }}
               >
@@ -274,6 +275,23 @@ export function EvalLaunchForm({ projectId }: { projectId: string }) {
                 <option value="reference">Reference evaluator</option>
               </Select>
             </Field>
+            {form.requestStyle === "reference" && (
+              <Field
+                label="Video channel"
+                hint="The reference sends frames for MCQ benchmarks and the file (server-side decoding) for Charades-STA; the server must see the same path."
+                error={error("knobs.videoChannel")}
+              >
+                <Select
+                  value={form.videoChannel}
+                  onChange={(e) =>
+                    update("knobs.videoChannel", { videoChannel: e.target.value as LaunchFormState["videoChannel"] })
+                  }
+                >
+                  <option value="image_url">image_url (frames)</option>
+                  <option value="video_url">video_url (file)</option>
+                </Select>
+              </Field>
+            )}
             <Field
               label="Dispatch style"
               hint="SPEC §5: headline rows use the evaluator's style."

@@ -26,7 +26,9 @@ function Settings({ run }: { run: EvalRunOutput }) {
   const k = run.knobs;
   const items = k
     ? [
-        k.requestStyle === "reference" ? "request: reference evaluator (driver.py)" : "request: workbench",
+        k.requestStyle === "reference"
+          ? `request: reference evaluator (driver.py, ${k.videoChannel})`
+          : "request: workbench",
         `temperature ${k.temperature}`,
         `max tokens ${k.maxTokens}`,
         `max turns ${k.maxTurns}`,

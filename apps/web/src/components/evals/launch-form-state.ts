@@ -25,6 +25,8 @@ export interface LaunchFormState {
   dispatch: (typeof LOCKED_KNOBS)["dispatch"];
   /** Ours, or the reference evaluator's request (which then fixes dispatch, think prefix and preset). */
   requestStyle: (typeof LOCKED_KNOBS)["requestStyle"];
+  /** Reference request only: frames from the workbench, or the file for the server to decode. */
+  videoChannel: (typeof LOCKED_KNOBS)["videoChannel"];
   subtitles: boolean;
   promptPreset: "" | "generic" | "nano";
   /** Empty: every sample. */
@@ -51,6 +53,7 @@ export function initialLaunchForm(name: string): LaunchFormState {
     thinkPrefix: LOCKED_KNOBS.thinkPrefix,
     dispatch: LOCKED_KNOBS.dispatch,
     requestStyle: LOCKED_KNOBS.requestStyle,
+    videoChannel: LOCKED_KNOBS.videoChannel,
     subtitles: LOCKED_KNOBS.subtitles,
     promptPreset: "",
     sampleLimit: "",
@@ -88,6 +91,7 @@ export function toLaunchInput(projectId: string, s: LaunchFormState) {
       thinkPrefix: s.thinkPrefix,
       dispatch: s.dispatch,
       requestStyle: s.requestStyle,
+      videoChannel: s.videoChannel,
       subtitles: s.subtitles,
       ...(s.promptPreset ? { promptPreset: s.promptPreset } : {}),
     },
