@@ -4,7 +4,16 @@
 
 import { open as openFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
-import { Codec, CodecContext, FFmpegError, FormatContext, Log, avGetPixFmtName, type Stream } from "node-av/lib";
+import {
+  Codec,
+  CodecContext,
+  Dictionary,
+  FFmpegError,
+  FormatContext,
+  Log,
+  avGetPixFmtName,
+  type Stream,
+} from "node-av/lib";
 import {
   AVDISCARD_ALL,
   AVERROR_INVALIDDATA,
@@ -106,8 +115,34 @@ function ratio(r: Rational | undefined): number {
   return r && r.num > 0 && r.den > 0 ? r.num / r.den : 0;
 }
 
+// FFmpeg's stream analysis reads 7 s of an MPEG-TS (5 s of other formats) to learn each stream's
+// parameters. A transport stream interleaves by time, so a video track that starts later than
+// that after the audio (a recording whose picture begins late, `-itsoffset`, a cut) has not a
+// single packet in the analysed part and its size stays unknown, although ffmpeg decodes every
+// frame. Such a file is analysed again with these limits; the analysis stops as soon as every
+// stream is known, so it costs only the reading up to the video's first keyframe (a truly
+// broken file reads up to the probe size, once).
+const LATE_STREAM_ANALYSIS = { analyzeduration: 600_000_000, probesize: 256 * 1024 * 1024 } as const;
+
 /** Opens `path`, picks its main video stream, and classifies failures. The caller closes `fc`. */
 export async function openVideo(path: string): Promise<OpenedVideo> {
+  try {
+    return await openVideoWith(path, null);
+  } catch (err) {
+    if (!(err instanceof UnknownVideoSize)) throw err;
+    const options = Dictionary.fromObject(LATE_STREAM_ANALYSIS);
+    try {
+      return await openVideoWith(path, options);
+    } finally {
+      options.free();
+    }
+  }
+}
+
+/** The first analysis left the video's size unknown: worth one deeper analysis (LATE_STREAM_ANALYSIS). */
+class UnknownVideoSize extends VideoError {}
+
+async function openVideoWith(path: string, options: Dictionary | null): Promise<OpenedVideo> {
   silenceFfmpegLogs();
   let st;
   try {
@@ -128,7 +163,7 @@ export async function openVideo(path: string): Promise<OpenedVideo> {
   const fc = new FormatContext();
   let ok = false;
   try {
-    const ret = await fc.openInput(path);
+    const ret = await fc.openInput(path, null, options);
     if (ret < 0) {
       const why = FFmpegError.strerror(ret);
       if (ret === AVERROR_INVALIDDATA && (await looksLikeMp4(path))) {
@@ -179,9 +214,12 @@ export async function openVideo(path: string): Promise<OpenedVideo> {
       });
     }
     if (!(par.width > 0 && par.height > 0)) {
-      throw new VideoError("DECODE_FAILED", `The file ${label(path)} is damaged: its video size is unknown.`, {
-        detail: path,
-      });
+      const damaged = [
+        "DECODE_FAILED",
+        `The file ${label(path)} is damaged: its video size is unknown.`,
+        { detail: options ? `${path}: size unknown after a deep analysis` : path },
+      ] as const;
+      throw options ? new VideoError(...damaged) : new UnknownVideoSize(...damaged);
     }
     // Only the chosen stream is read: the demuxer then skips audio/subtitle samples without copying them.
     for (const s of streams) if (s.index !== stream.index) s.discard = AVDISCARD_ALL;

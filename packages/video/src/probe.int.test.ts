@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VideoError } from "./errors";
+import { runFfmpeg } from "./ffmpeg-cli";
 import { FIXTURE_ERROR, makeFixture, type FixtureKind } from "./fixtures";
+import { framesAt } from "./frames";
 import { probe } from "./probe";
 import { MAIN_VIDEO, sharedTestVideo } from "./test-support";
 
@@ -92,5 +94,35 @@ describe("probe", () => {
     const file = join(dir, "short-truncated.mp4");
     await makeFixture("truncated", file);
     expect((await probeError(file)).code).toBe("TRUNCATED");
+  });
+
+  // Issue 37 item 9. In MPEG-TS the streams are interleaved by time: a video track that starts
+  // 8 s after the audio (a broadcast or screen recording, `-itsoffset`, a cut whose audio begins
+  // first) has no packet in FFmpeg's default 7 s of stream analysis, so its size stayed unknown
+  // and the file was called damaged, although ffmpeg decodes every one of its frames.
+  it.each([
+    ["mpegts", []],
+    ["mpegts with -mpegts_copyts", ["-copyts", "-mpegts_copyts", "1"]],
+  ])("reads an H.264 %s whose video starts 8 s after its audio", async (label, extra) => {
+    const file = join(dir, `late-video-${extra.length}.ts`);
+    // prettier-ignore
+    await runFfmpeg([
+      "-y", "-itsoffset", "8", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=6",
+      "-f", "lavfi", "-i", "sine=frequency=440:duration=14",
+      "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", ...extra, "-f", "mpegts", file,
+    ]);
+    const info = await probe(file);
+    expect(info, label).toMatchObject({
+      container: "mpegts",
+      codec: "h264",
+      width: 320,
+      height: 180,
+      fps: 25,
+      hasAudio: true,
+    });
+    // Timestamps are the video's own (from its first frame), and its 6 s are all there.
+    expect(info.duration).toBeCloseTo(6, 1);
+    const [last] = await framesAt(file, [5.9], { info });
+    expect(last!.sourceTime).toBeCloseTo(5.92, 2);
   });
 });
