@@ -14,6 +14,7 @@ export * as tokens from "./services/tokens";
 export * as runs from "./services/runs";
 export * as videos from "./services/videos";
 export * from "./media-paths";
+export * from "./checkpoint-paths";
 export * from "./sniff";
 export * as datasets from "./services/datasets";
 export * from "./endpoint-policy";

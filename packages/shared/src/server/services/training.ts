@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { rlRunConfig, type sftRunConfig } from "../../contracts/training";
 import { NotFoundError, ValidationError } from "../../errors";
+import { confineCheckpoint } from "../checkpoint-paths";
 import { db } from "../db";
 import type { ProjectAccess } from "./access";
 import { launchRun } from "./runs";
@@ -53,7 +54,9 @@ export async function launchRl(access: ProjectAccess, input: z.input<typeof rlRu
     if (model.kind !== "NANO_CHECKPOINT" || typeof checkpoint !== "string") {
       throw new ValidationError(`RL trains nano: "${model.name}" is not a nano checkpoint`);
     }
-    initialCheckpoint = checkpoint;
+    // The same confinement as models.create and the eval engine: a model row written before it
+    // existed must not start RL from another project's checkpoint.
+    initialCheckpoint = await confineCheckpoint(access.projectId, checkpoint);
   }
   return launchRun(access, {
     jobName: "train.rl",
