@@ -192,6 +192,40 @@ describe("ingest router", () => {
     expect(terms.rewardTerms).toMatchObject({ reward: 1.5, toolReward: 0.5, step: 1 });
   });
 
+  it("stores a trainer's NUL bytes and lone surrogates escaped (issue 37): texts, sample and config", async () => {
+    const { run } = await fx.asEditor.ingest.createRun({
+      projectId,
+      clientId: "nul-run",
+      name: "nul",
+      config: { "tokenizer\u0000": "eos\u0000", pad: "\ud800" },
+    });
+    expect((await db().run.findUniqueOrThrow({ where: { id: run.id } })).config).toMatchObject({
+      "tokenizer\\u0000": "eos\\u0000",
+      pad: "\\ud800",
+    });
+    const nasty = "<think>\u0000\udc00</think><answer>green diamond</answer>";
+    const item = rollout("nul-0", 1, 0, {
+      finalText: nasty,
+      sample: { ...rollout("x", 1, 0).sample, key: "q\u0000", question: "Which\ud800?" },
+      turns: [{ index: 0, rawText: nasty, toolCalls: [{ index: 0, subAgentOutput: "saw \u0000" }] }],
+    });
+    const first = await fx.asEditor.ingest.rollouts({ projectId, runId: run.id, items: [item] });
+    expect(first.items).toEqual([{ id: "nul-0", status: "stored" }]);
+    // A retried batch finds the same (escaped) sample and the stored rollout.
+    const retry = await fx.asEditor.ingest.rollouts({ projectId, runId: run.id, items: [item] });
+    expect(retry.counts).toMatchObject({ stored: 0, duplicate: 1 });
+    const [e] = (await fx.asViewer.ingest.episodes({ projectId, runId: run.id, limit: 10 })).items;
+    const escaped = "<think>\\u0000\\udc00</think><answer>green diamond</answer>";
+    expect(e!.finalText).toBe(escaped);
+    expect(e!.turns[0]!.rawText).toBe(escaped);
+    expect(e!.turns[0]!.toolCalls[0]!.subAgentOutput).toBe("saw \\u0000");
+    const row = await db().episode.findFirstOrThrow({ where: { runId: run.id }, include: { sample: true } });
+    expect(row.sample).toMatchObject({ key: "q\\u0000", question: "Which\\ud800?" });
+    expect((row.details as { ingested: boolean; sanitized: { escapedCount: number } }).sanitized.escapedCount).toBe(3);
+    const done = await fx.asEditor.ingest.setStatus({ projectId, runId: run.id, status: "FAILED", error: "oom\u0000" });
+    expect(done.error).toBe("oom\\u0000");
+  });
+
   it("status: the trainer finishes its run; a cancelled run takes no more data", async () => {
     const { run } = await fx.asEditor.ingest.createRun({ projectId, clientId: "status-run", name: "status" });
     const done = await fx.asEditor.ingest.setStatus({

@@ -2,7 +2,7 @@
 // row, an episode transcript and the results matrix look like. Client-safe: the launch form
 // validates with the same schema and shows the same reasons as the API.
 import { z } from "zod";
-import { id, projectRef } from "./common";
+import { id, projectRef, storable } from "./common";
 import { questionTypeSchema } from "./datasets";
 import { MODEL_KINDS } from "./models";
 import { runOutput } from "./runs";
@@ -112,7 +112,7 @@ function distinct<T>(what: string) {
 
 export const evalLaunchInput = projectRef
   .extend({
-    name: z.string().trim().min(1, "Give the evaluation a name").max(120),
+    name: storable(z.string().trim().min(1, "Give the evaluation a name").max(120)),
     modelIds: z.array(id).min(1, "Pick at least one model").max(16).superRefine(distinct("Models")),
     datasetIds: z.array(id).min(1, "Pick at least one dataset").max(16).superRefine(distinct("Datasets")),
     modes: z.array(evalModeSchema).min(1, "Pick at least one prompt mode").superRefine(distinct("Modes")),
@@ -467,7 +467,7 @@ export type EvalGroupTableOutput = z.infer<typeof evalGroupTableOutput>;
 // ----- reference import (SPEC §6) --------------------------------------------------------------
 
 export const importReferenceInput = projectRef.extend({
-  name: z.string().trim().min(1, "Give the imported run a name").max(120),
+  name: storable(z.string().trim().min(1, "Give the imported run a name").max(120)),
   datasetId: id,
   modelId: id,
   mode: evalModeSchema.default("agentic_general"),

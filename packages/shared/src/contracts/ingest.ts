@@ -3,7 +3,7 @@
 // carries a client-supplied id, so a retried batch never stores anything twice; the answer has a
 // status per item. The JSON Lines form of the same items is documented in docs/ingestion-format.md.
 import { z } from "zod";
-import { id, projectRef } from "./common";
+import { id, projectRef, storable } from "./common";
 import { questionTypeSchema } from "./datasets";
 import { MAX_K } from "./evals";
 import { MAX_ROLLOUT_STEP, runOutput } from "./runs";
@@ -21,7 +21,7 @@ export const EXTERNAL_RUN_KINDS = ["rl", "sft"] as const;
 export const externalRunCreateInput = projectRef.extend({
   /** Idempotency: creating twice with the same client id answers the first run. */
   clientId,
-  name: z.string().trim().min(1, "Give the run a name").max(200),
+  name: storable(z.string().trim().min(1, "Give the run a name").max(200)),
   kind: z.enum(EXTERNAL_RUN_KINDS).default("rl"),
   /** The trainer's own configuration, kept verbatim (shown in the config diff of runs). */
   config: z.record(z.string(), z.unknown()).default({}),

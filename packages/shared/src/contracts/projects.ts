@@ -1,16 +1,16 @@
 import { z } from "zod";
 import { ROLES } from "../roles";
-import { id, projectRef } from "./common";
+import { id, projectRef, storable } from "./common";
 
 export const roleSchema = z.enum(ROLES);
 
 export const projectCreateInput = z.object({
-  name: z.string().trim().min(2, "Project name needs at least 2 characters").max(80),
+  name: storable(z.string().trim().min(2, "Project name needs at least 2 characters").max(80)),
   description: z.string().trim().max(500).default(""),
 });
 
 export const projectUpdateInput = projectRef.extend({
-  name: z.string().trim().min(2).max(80).optional(),
+  name: storable(z.string().trim().min(2).max(80)).optional(),
   description: z.string().trim().max(500).optional(),
 });
 

@@ -2,7 +2,7 @@
 // filter, per-episode review state (status, assignee, tags of the project's failure taxonomy,
 // comments pinned to a video time), overview and export. Client-safe.
 import { z } from "zod";
-import { id, projectRef } from "./common";
+import { id, projectRef, storable } from "./common";
 import { questionTypeSchema } from "./datasets";
 import { flipDirectionSchema, MAX_K } from "./evals";
 
@@ -85,11 +85,11 @@ export function describeReviewFilter(f: ReviewQueueFilter, againstRunName?: stri
 
 // ----- inputs ------------------------------------------------------------------------------------
 
-const tagName = z.string().trim().min(1, "A tag needs a name").max(60, "Tag names are at most 60 characters");
+const tagName = storable(z.string().trim().min(1, "A tag needs a name").max(60, "Tag names are at most 60 characters"));
 
 export const reviewQueueCreateInput = projectRef.extend({
   runId: id,
-  name: z.string().trim().max(120).optional(),
+  name: storable(z.string().trim().max(120)).optional(),
   filter: reviewQueueFilterSchema,
   /** Optional narrowing to one question type (e.g. only grounding questions). */
   questionType: questionTypeSchema.optional(),
@@ -111,11 +111,9 @@ export const reviewUpdateInput = reviewEpisodeRefInput
 
 export const reviewTagToggleInput = reviewEpisodeRefInput.extend({ tagId: id, on: z.boolean() });
 
-const commentBody = z
-  .string()
-  .trim()
-  .min(1, "A comment cannot be empty")
-  .max(4000, "Comments are at most 4000 characters");
+const commentBody = storable(
+  z.string().trim().min(1, "A comment cannot be empty").max(4000, "Comments are at most 4000 characters"),
+);
 
 export const reviewCommentInput = reviewEpisodeRefInput.extend({
   body: commentBody,
@@ -134,7 +132,10 @@ export const reviewCommentEditInput = reviewEpisodeRefInput.extend({
 /** Its author, or a project owner, removes a comment. */
 export const reviewCommentDeleteInput = reviewEpisodeRefInput.extend({ commentId: id });
 
-export const failureTagCreateInput = projectRef.extend({ name: tagName, description: z.string().max(300).default("") });
+export const failureTagCreateInput = projectRef.extend({
+  name: tagName,
+  description: storable(z.string().max(300)).default(""),
+});
 export const failureTagRenameInput = projectRef.extend({ tagId: id, name: tagName });
 export const failureTagMergeInput = projectRef
   .extend({ fromTagId: id, intoTagId: id })

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, projectRef } from "./common";
+import { id, projectRef, storable } from "./common";
 
 export const TOKEN_SCOPES = ["READ", "WRITE", "LAUNCH"] as const;
 export const tokenScopeSchema = z.enum(TOKEN_SCOPES);
@@ -9,7 +9,7 @@ export const DEFAULT_TOKEN_RATE_LIMIT = 600;
 export const MAX_TOKEN_RATE_LIMIT = 100_000;
 
 export const tokenCreateInput = projectRef.extend({
-  name: z.string().trim().min(1, "Give the token a name").max(80),
+  name: storable(z.string().trim().min(1, "Give the token a name").max(80)),
   scopes: z.array(tokenScopeSchema).min(1, "Pick at least one scope").max(3),
   // Days until expiry; null = never (owners may still revoke at any time).
   expiresInDays: z.number().int().min(1).max(365).nullable().default(90),

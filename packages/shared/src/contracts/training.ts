@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, projectRef } from "./common";
+import { id, projectRef, storable } from "./common";
 
 /** Model sizes of ParaVT-nano offered in the UI (context 2048 fits every default-suite example). */
 export const NANO_PRESETS = {
@@ -11,7 +11,7 @@ export type NanoPreset = keyof typeof NANO_PRESETS;
 
 export const sftLaunchInput = projectRef.extend({
   datasetId: id,
-  name: z.string().trim().min(1).max(120),
+  name: storable(z.string().trim().min(1).max(120)),
   preset: z.enum(["tiny", "small", "default"]).default("tiny"),
   steps: z.number().int().min(1).max(100_000).default(200),
   batchSize: z.number().int().min(1).max(64).default(4),
@@ -86,7 +86,7 @@ export const rlLaunchInput = projectRef.extend({
   datasetId: id,
   /** The starting policy (and frozen KL reference): a NANO_CHECKPOINT model; default the committed default checkpoint. */
   modelId: id.optional(),
-  name: z.string().trim().min(1).max(120),
+  name: storable(z.string().trim().min(1).max(120)),
   /** SPEC §2 recipe. */
   preset: z.enum(RL_PRESET_NAMES).default("para-grpo"),
   steps: z.number().int().min(1, "at least 1 step").max(1_000_000).default(100),

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { id, projectRef } from "./common";
+import { id, projectRef, storable } from "./common";
 
 export const VIDEO_STATUSES = ["PENDING", "PROBING", "PROCESSING", "READY", "FAILED"] as const;
 
 export const demoVideoInput = projectRef.extend({
-  name: z.string().trim().min(1).max(120).optional(),
+  name: storable(z.string().trim().min(1).max(120)).optional(),
   durationS: z.number().int().min(2, "At least 2 seconds").max(1800, "At most 30 minutes").default(20),
 });
 
@@ -16,7 +16,7 @@ export const videoRefInput = projectRef.extend({ videoId: id });
 
 export const registerVideoInput = projectRef.extend({
   path: z.string().trim().min(1, "Enter a server path or a file:// URI").max(4096, "The path is too long"),
-  name: z.string().trim().min(1).max(200).optional(),
+  name: storable(z.string().trim().min(1).max(200)).optional(),
 });
 
 export const videoOutput = z.object({

@@ -6,8 +6,13 @@
 // shard that resumes after a crash skips the samples whose row exists; if two workers ever race
 // on the same sample (a falsely stalled job), the second insert hits the unique key and is
 // dropped, so nothing is stored or counted twice.
+//
+// No single output fails a shard (issue 37): every string is made storable first (NUL and unpaired
+// surrogates escaped, texts capped; storable-text.ts), and a sample whose values Postgres still
+// refuses is stored as an ERROR episode that says so.
 import { Prisma, type Run } from "@paravt/db";
 import { db } from "../db";
+import { capText, STORED_TEXT_MAX_CHARS, StorableText, type StorageNotes } from "../storable-text";
 import { publishRunEvent } from "../events";
 import { RunCancelledError, toEvent } from "./runs";
 
@@ -64,8 +69,9 @@ export interface EpisodeRecord {
   externalId?: string | null;
 }
 
+/** `v` is plain JSON already (StorableText.json made it so); null and undefined are SQL NULL. */
 function json(v: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull {
-  return v === undefined || v === null ? Prisma.DbNull : (JSON.parse(JSON.stringify(v)) as Prisma.InputJsonValue);
+  return v === undefined || v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue);
 }
 
 /** Tool calls that were dispatched: a call refused by max_parallel (REJECTED) never ran. */
@@ -73,65 +79,144 @@ export function countedToolCalls(turns: readonly TurnRecord[]): number {
   return turns.reduce((n, t) => n + t.toolCalls.filter((c) => c.status !== "REJECTED").length, 0);
 }
 
-/** Stores one sample's episode with its turns and tool calls; false if it was already stored. */
-export async function storeEpisode(runId: string, r: EpisodeRecord): Promise<boolean> {
-  try {
-    await db().episode.create({
-      data: {
-        runId,
-        sampleId: r.sampleId,
-        modelId: r.modelId,
-        rolloutIndex: r.rolloutIndex,
-        k: r.k,
-        promptMode: r.promptMode,
-        status: r.status,
-        error: r.error?.slice(0, 4000) ?? null,
-        finalText: r.finalText,
-        prediction: r.prediction,
-        score: r.score,
-        correct: r.correct,
-        toolCallCount: countedToolCalls(r.turns),
-        overviewTimestamps: r.overviewTimestamps,
-        timings: json(r.timings),
-        tokenCounts: json(r.tokenCounts),
-        details: json(r.details),
-        ...(r.rewardTerms !== undefined ? { rewardTerms: json(r.rewardTerms) } : {}),
-        ...(r.externalId ? { externalId: r.externalId } : {}),
-        turns: {
-          create: r.turns.map((t) => ({
-            index: t.index,
-            rawText: t.rawText,
-            forcedPrefix: t.forcedPrefix,
-            forcedFinal: t.forcedFinal,
-            parsedCalls: json(t.parsedCalls),
-            parseIssues: json(t.parseIssues),
-            promptTokens: t.promptTokens,
-            tokenCount: t.completionTokens,
-            timings: json(t.timings),
-            toolCalls: {
-              create: t.toolCalls.map((c) => ({
-                index: c.index,
-                name: c.name,
-                arguments: JSON.parse(JSON.stringify(c.arguments ?? {})) as Prisma.InputJsonValue,
-                startS: c.startS,
-                endS: c.endS,
-                clamped: c.clamped,
-                frameTimestamps: c.frameTimestamps,
-                subAgentOutput: c.subAgentOutput,
-                status: c.status,
-                error: c.error,
-                durationMs: c.durationMs === null ? null : Math.round(c.durationMs),
-                details: json(c.details),
-              })),
-            },
-          })),
-        },
+/** `details` with the storage notes added under `sanitized` (a non-object is kept under `value`). */
+function withNotes(details: unknown, notes: StorageNotes | null): unknown {
+  if (!notes) return details;
+  if (details === null || details === undefined) return { sanitized: notes };
+  if (typeof details === "object" && !Array.isArray(details)) return { ...details, sanitized: notes };
+  return { value: details, sanitized: notes };
+}
+
+/**
+ * The create input of one episode, every string made storable (storable-text.ts): NUL and lone
+ * surrogates escaped, texts capped at `maxChars`; what changed is recorded in `details.sanitized`.
+ */
+function episodeData(runId: string, r: EpisodeRecord, maxChars: number): Prisma.EpisodeUncheckedCreateInput {
+  const st = new StorableText(maxChars);
+  const turns = r.turns.map((t, ti) => {
+    const at = `turns[${ti}]`;
+    return {
+      index: t.index,
+      rawText: st.text(`${at}.rawText`, t.rawText),
+      forcedPrefix: st.text(`${at}.forcedPrefix`, t.forcedPrefix),
+      forcedFinal: t.forcedFinal,
+      parsedCalls: json(st.json(`${at}.parsedCalls`, t.parsedCalls)),
+      parseIssues: json(st.json(`${at}.parseIssues`, t.parseIssues)),
+      promptTokens: t.promptTokens,
+      tokenCount: t.completionTokens,
+      timings: json(st.json(`${at}.timings`, t.timings)),
+      toolCalls: {
+        create: t.toolCalls.map((c, ci) => {
+          const cat = `${at}.toolCalls[${ci}]`;
+          return {
+            index: c.index,
+            name: st.text(`${cat}.name`, c.name),
+            arguments: st.json(`${cat}.arguments`, c.arguments ?? {}) as Prisma.InputJsonValue,
+            startS: c.startS,
+            endS: c.endS,
+            clamped: c.clamped,
+            frameTimestamps: c.frameTimestamps,
+            subAgentOutput: st.text(`${cat}.subAgentOutput`, c.subAgentOutput),
+            status: c.status,
+            error: st.text(`${cat}.error`, c.error),
+            durationMs: c.durationMs === null ? null : Math.round(c.durationMs),
+            details: json(st.json(`${cat}.details`, c.details)),
+          };
+        }),
       },
-    });
+    };
+  });
+  const data = {
+    runId,
+    sampleId: r.sampleId,
+    modelId: r.modelId,
+    rolloutIndex: r.rolloutIndex,
+    k: r.k,
+    promptMode: st.text("promptMode", r.promptMode),
+    status: r.status,
+    error: r.error == null ? null : capText(st.text("error", r.error), 4000),
+    finalText: st.text("finalText", r.finalText),
+    prediction: st.text("prediction", r.prediction),
+    score: r.score,
+    correct: r.correct,
+    toolCallCount: countedToolCalls(r.turns),
+    overviewTimestamps: r.overviewTimestamps,
+    timings: json(st.json("timings", r.timings)),
+    tokenCounts: json(st.json("tokenCounts", r.tokenCounts)),
+    ...(r.rewardTerms !== undefined ? { rewardTerms: json(st.json("rewardTerms", r.rewardTerms)) } : {}),
+    ...(r.externalId ? { externalId: r.externalId } : {}),
+    turns: { create: turns },
+  };
+  // Last, so that the notes cover every field above (details' own strings included).
+  const details = st.json("details", r.details);
+  return { ...data, details: json(withNotes(details, st.notes())) };
+}
+
+/**
+ * The values were refused, not the connection: by Prisma (validation, its JSON layer) or by
+ * Postgres as data exceptions (class 22, e.g. a byte sequence the encoding refuses, an int4 out
+ * of range) and program limits (class 54, e.g. a value too large to index).
+ * Only these turn the sample into an ERROR episode; anything else (the database is down, a
+ * deadlock) is thrown so the shard's retry stores the sample once the database is back.
+ */
+function valueRefused(err: unknown): string | null {
+  // Prisma itself refused the query's values (e.g. its JSON layer rejects a "\ud800" escape).
+  if (err instanceof Prisma.PrismaClientValidationError) return "invalid value";
+  if (err instanceof Prisma.PrismaClientUnknownRequestError && /^\s*JSON Error/.test(err.message))
+    return "invalid JSON";
+  const cause = (err as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } } })
+    ?.meta?.driverAdapterError?.cause;
+  const code = typeof cause?.originalCode === "string" ? cause.originalCode : null;
+  if (code && /^(22|54)/.test(code)) return `SQLSTATE ${code}`;
+  if (cause?.kind === "LengthMismatch" || cause?.kind === "ValueOutOfRange") return String(cause.kind);
+  return null;
+}
+
+export interface StoreEpisodeOptions {
+  /** Cap per stored text (storable-text.ts); STORED_TEXT_MAX_CHARS unless a test sets it. */
+  maxTextChars?: number;
+}
+
+/**
+ * Stores one sample's episode with its turns and tool calls; false if it was already stored.
+ * Every string is made storable first. If Postgres still refuses a value, the sample is stored as
+ * an ERROR episode saying so (its outputs are dropped), so one unstorable output never fails a
+ * shard; a connection failure is thrown as before.
+ */
+export function storeEpisode(runId: string, r: EpisodeRecord, opts: StoreEpisodeOptions = {}): Promise<boolean> {
+  return store(runId, r, opts.maxTextChars ?? STORED_TEXT_MAX_CHARS, true);
+}
+
+async function store(runId: string, r: EpisodeRecord, maxChars: number, fallback: boolean): Promise<boolean> {
+  try {
+    await db().episode.create({ data: episodeData(runId, r, maxChars) });
     return true;
   } catch (err) {
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") return false;
-    throw err;
+    const refused = valueRefused(err);
+    // The ERROR episode itself refused (e.g. an index out of int4 range): nothing more to drop.
+    if (!refused || !fallback) throw err;
+    // The driver's message is not stored: it may quote the refused value (issue 37 item 11).
+    const error = `The episode could not be stored: the database refused one of its values (${refused}); its outputs were dropped`;
+    return store(
+      runId,
+      {
+        ...r,
+        status: "ERROR",
+        error: r.error ? `${error}. Runner error: ${r.error}` : error,
+        finalText: null,
+        prediction: null,
+        score: null,
+        correct: null,
+        timings: null,
+        tokenCounts: null,
+        details: { storeRefused: refused },
+        turns: [],
+        ...(r.rewardTerms !== undefined ? { rewardTerms: null } : {}),
+      },
+      maxChars,
+      false,
+    );
   }
 }
 

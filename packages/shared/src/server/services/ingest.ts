@@ -16,6 +16,7 @@ import { db } from "../db";
 import { publishRunEvent } from "../events";
 import { assertCan, type ProjectAccess } from "./access";
 import { getEpisode } from "./evals";
+import { escapeUnstorable, StorableText } from "../storable-text";
 import { storeEpisode } from "./evals-store";
 import { toEvent, toRunOutput } from "./runs";
 
@@ -88,7 +89,9 @@ export async function createExternalRun(
         startedAt: new Date(),
         message: "External run: data arrives through the ingestion API",
         config: {
-          ...(input.config as Prisma.InputJsonObject),
+          // The trainer's own configuration, verbatim except what JSONB cannot hold (NUL, lone
+          // surrogates: escaped; very long strings: capped), so an odd config never fails the create.
+          ...(new StorableText().json("config", input.config) as Prisma.InputJsonObject),
           external: { clientId: input.clientId, datasetId },
         },
       },
@@ -120,8 +123,8 @@ export async function setExternalRunStatus(
     where: { id: run.id },
     data: {
       status: input.status,
-      ...(input.message !== undefined ? { message: input.message } : {}),
-      ...(input.error !== undefined ? { error: input.error } : {}),
+      ...(input.message !== undefined ? { message: escapeUnstorable(input.message).text } : {}),
+      ...(input.error !== undefined ? { error: escapeUnstorable(input.error).text } : {}),
       ...(input.progress !== undefined
         ? { progress: input.progress }
         : input.status === "SUCCEEDED"
@@ -221,15 +224,19 @@ async function sampleFor(
     const video = await db().video.findFirst({ where: { id: s.videoId, projectId }, select: { id: true } });
     if (!video) return { reason: `video ${s.videoId} is not in this project` };
   }
+  // A trainer's texts may hold NUL or lone surrogates: escaped like episode texts (storable-text.ts),
+  // the same way every time, so a retried batch finds the same sample.
+  const text = (v: string) => escapeUnstorable(v).text;
+  const key = text(s.key);
   const sample = await db().sample.upsert({
-    where: { datasetId_key: { datasetId, key: s.key } },
+    where: { datasetId_key: { datasetId, key } },
     create: {
       datasetId,
-      key: s.key,
-      question: s.question,
-      answer: s.answer,
+      key,
+      question: text(s.question),
+      answer: text(s.answer),
       questionType: s.questionType,
-      ...(s.options ? { options: s.options } : {}),
+      ...(s.options ? { options: s.options.map(text) } : {}),
       ...(s.videoId ? { videoId: s.videoId } : {}),
     },
     update: {},
