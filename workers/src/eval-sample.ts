@@ -15,8 +15,8 @@ import {
 } from "@paravt/agent";
 import { basename } from "node:path";
 import { referenceQuestionText, type ReferenceQuestion } from "@paravt/benchmarks/reference-question";
-import type { EvalKnobs, EvalMode } from "@paravt/shared";
-import { checkEndpointResolves, serverEnv, type evals } from "@paravt/shared/server";
+import { storedEndpointLimits, type EvalKnobs, type EvalMode } from "@paravt/shared";
+import { checkEndpointResolves, confineCheckpoint, serverEnv, type evals } from "@paravt/shared/server";
 import type { Model } from "@paravt/db";
 
 export interface SampleInput {
@@ -48,17 +48,32 @@ export async function openEvalEngine(model: Model, apiKey: string | null): Promi
   const cfg = (model.config ?? {}) as Record<string, unknown>;
   if (model.kind === "NANO_CHECKPOINT") {
     if (typeof cfg.checkpoint !== "string") throw new Error("the model has no checkpoint directory");
-    return loadOrtNanoEngine(cfg.checkpoint);
+    // Checked again here, not only on create (issue 37): a row written before the check or by
+    // hand, or a symlink changed since, must not open another project's checkpoint. The loader's
+    // own errors name server files; the user sees the reason only (the path is in the model row).
+    const dir = await confineCheckpoint(model.projectId, cfg.checkpoint);
+    try {
+      return await loadOrtNanoEngine(dir);
+    } catch (err) {
+      const why = (err as NodeJS.ErrnoException).code ?? (err as Error).name;
+      throw new Error(`the checkpoint ${cfg.checkpoint} cannot be loaded (${why})`, { cause: err });
+    }
   }
   if (model.kind === "OPENAI_COMPATIBLE") {
     if (typeof cfg.baseUrl !== "string" || typeof cfg.servedModel !== "string") {
       throw new Error("the endpoint has no base URL or served model name");
     }
+    // The model's own timeouts and retries; a model saved before they existed gets the defaults.
+    const limits = storedEndpointLimits.safeParse(cfg);
+    if (!limits.success) throw new Error(`the endpoint's timeouts are invalid: ${limits.error.issues[0]?.message}`);
     const allow = serverEnv().MODEL_ENDPOINT_ALLOW;
     return new OpenAIEngine({
       baseUrl: cfg.baseUrl,
       model: cfg.servedModel,
       ...(apiKey ? { apiKey } : {}),
+      firstByteTimeoutMs: limits.data.firstByteTimeoutS * 1000,
+      totalTimeoutMs: limits.data.totalTimeoutS * 1000,
+      retries: limits.data.retries,
       checkUrl: (url) => checkEndpointResolves(url, allow),
     });
   }

@@ -3436,6 +3436,12 @@ export interface operations {
                         /** Format: uri */
                         baseUrl: string;
                         servedModel: string;
+                        /** @default 120 */
+                        firstByteTimeoutS?: number;
+                        /** @default 600 */
+                        totalTimeoutS?: number;
+                        /** @default 2 */
+                        retries?: number;
                     } | {
                         /** @constant */
                         kind: "NANO_CHECKPOINT";

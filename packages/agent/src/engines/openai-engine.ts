@@ -5,7 +5,7 @@
 // retried a bounded number of times with exponential backoff and full jitter; what still fails is
 // an EngineError, so the runner records an error, never a wrong answer (SPEC §5). Responses are read
 // by openai-response.ts: reasoning and tool calls that a server's parsers split off are put back
-// into the turn text.
+// into the turn text. Each attempt is bounded twice (first byte, total); redirects are refused.
 
 import { z } from "zod";
 import { mapPool } from "../pool";
@@ -21,24 +21,34 @@ import {
   type TokenCounter,
 } from "../types";
 
-export const OpenAIEngineOptionsSchema = z.object({
-  /** e.g. http://host:8000/v1 (the engine POSTs to `${baseUrl}/chat/completions`). */
-  baseUrl: z.url({ protocol: /^https?$/, error: "baseUrl must be an http(s) URL" }),
-  model: z.string().min(1),
-  apiKey: z.string().min(1).optional(),
-  /** Per attempt. */
-  timeoutMs: z.int().min(1).default(300_000),
-  /** Retries after the first attempt (so at most retries + 1 attempts). */
-  retries: z.int().min(0).max(20).default(3),
-  /** Backoff: a random delay in [0, min(maxDelayMs, baseDelayMs * 2^attempt)] (full jitter). */
-  baseDelayMs: z.int().min(0).default(500),
-  maxDelayMs: z.int().min(0).default(10_000),
-  /** Requests of one batch in flight at once. */
-  concurrency: z.int().min(1).max(1024).default(8),
-  /** Fields merged into every request body (e.g. vLLM's `top_k`). */
-  extraBody: z.record(z.string(), z.unknown()).optional(),
-  promptPreset: z.enum(["generic", "nano"]).optional(),
-});
+export const OpenAIEngineOptionsSchema = z
+  .object({
+    /** e.g. http://host:8000/v1 (the engine POSTs to `${baseUrl}/chat/completions`). */
+    baseUrl: z.url({ protocol: /^https?$/, error: "baseUrl must be an http(s) URL" }),
+    model: z.string().min(1),
+    apiKey: z.string().min(1).optional(),
+    /**
+     * Per attempt, until the response headers arrive (a non-streamed completion sends them only once
+     * generated). At most 300 s: Node's fetch (undici) gives up on headers after 300 s on its own.
+     */
+    firstByteTimeoutMs: z.int().min(1).max(300_000).default(120_000),
+    /** Per attempt, the whole exchange: connection, headers and body. */
+    totalTimeoutMs: z.int().min(1).max(3_600_000).default(600_000),
+    /** Retries after the first attempt (so at most retries + 1 attempts). */
+    retries: z.int().min(0).max(20).default(2),
+    /** Backoff: a random delay in [0, min(maxDelayMs, baseDelayMs * 2^attempt)] (full jitter). */
+    baseDelayMs: z.int().min(0).default(500),
+    maxDelayMs: z.int().min(0).default(10_000),
+    /** Requests of one batch in flight at once. */
+    concurrency: z.int().min(1).max(1024).default(8),
+    /** Fields merged into every request body (e.g. vLLM's `top_k`). */
+    extraBody: z.record(z.string(), z.unknown()).optional(),
+    promptPreset: z.enum(["generic", "nano"]).optional(),
+  })
+  .refine((o) => o.firstByteTimeoutMs <= o.totalTimeoutMs, {
+    path: ["firstByteTimeoutMs"],
+    error: "firstByteTimeoutMs cannot exceed totalTimeoutMs",
+  });
 export type OpenAIEngineOptionsInput = z.input<typeof OpenAIEngineOptionsSchema> & {
   /** Called with the URL before every connection attempt; throw to refuse (the endpoint policy hook). */
   checkUrl?: (url: URL) => void | Promise<void>;
@@ -206,7 +216,12 @@ export class OpenAIEngine implements ChatEngine {
         throw new EngineError("network", `endpoint refused by policy: ${why}`, false, { cause: e });
       }
     }
-    const timeout = AbortSignal.timeout(this.o.timeoutMs);
+    // Two clocks per attempt: the first-byte one stops when the headers are in, the total one
+    // also bounds the body (a server that sends headers and then stalls).
+    const firstByte = new AbortController();
+    const total = new AbortController();
+    const firstByteTimer = setTimeout(() => firstByte.abort(), this.o.firstByteTimeoutMs);
+    const totalTimer = setTimeout(() => total.abort(), this.o.totalTimeoutMs);
     const t0 = performance.now();
     let res: Response;
     let text: string;
@@ -218,20 +233,50 @@ export class OpenAIEngine implements ChatEngine {
           ...(this.o.apiKey ? { authorization: `Bearer ${this.o.apiKey}` } : {}),
         },
         body,
-        signal: AbortSignal.any([signal, timeout]),
+        // The endpoint policy (checkUrl) vets this URL only: following a redirect would send the
+        // request, key included, to an address nobody checked, and a 303 would turn it into a GET
+        // whose body (say, a cloud-metadata document) ended up in the episode error.
+        redirect: "manual",
+        signal: AbortSignal.any([signal, firstByte.signal, total.signal]),
       });
+      clearTimeout(firstByteTimer);
+      if (res.status >= 300 && res.status < 400) {
+        // Refused without reading a byte of the body: nothing from that hop is stored anywhere.
+        await res.body?.cancel().catch(() => {});
+        throw new HttpEngineError(
+          res.status,
+          `HTTP ${res.status} from ${this.url.origin}: redirect to ${locationHost(res.headers.get("location"), this.url)} refused (redirects are not followed; register the final URL)`,
+          false,
+          null,
+        );
+      }
       text = await res.text();
     } catch (e) {
+      if (e instanceof EngineError) throw e;
       if (caller?.aborted || signal.aborted)
         throw new EngineError("cancelled", "the request was cancelled", false, { cause: e });
-      if (timeout.aborted) {
-        throw new EngineError("timeout", `no answer from ${this.url.origin} within ${this.o.timeoutMs} ms`, true, {
-          cause: e,
-        });
+      if (firstByte.signal.aborted) {
+        throw new EngineError(
+          "timeout",
+          `no response headers from ${this.url.origin} within ${this.o.firstByteTimeoutMs} ms (first-byte timeout)`,
+          true,
+          { cause: e },
+        );
+      }
+      if (total.signal.aborted) {
+        throw new EngineError(
+          "timeout",
+          `the response from ${this.url.origin} did not complete within ${this.o.totalTimeoutMs} ms (total timeout)`,
+          true,
+          { cause: e },
+        );
       }
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
       const why = cause?.code ?? cause?.message ?? (e instanceof Error ? e.message : String(e));
       throw new EngineError("network", `cannot reach ${this.url.origin}: ${why}`, true, { cause: e });
+    } finally {
+      clearTimeout(firstByteTimer);
+      clearTimeout(totalTimer);
     }
     const latencyMs = performance.now() - t0;
     if (!res.ok) {
@@ -259,6 +304,16 @@ export class OpenAIEngine implements ChatEngine {
       latencyMs,
       ...(read.notes.length > 0 ? { notes: read.notes } : {}),
     };
+  }
+}
+
+/** The host a redirect points to (never its path or query), for the error message. */
+function locationHost(location: string | null, base: URL): string {
+  if (!location) return "(no Location header)";
+  try {
+    return new URL(location, base).host;
+  } catch {
+    return "(an unreadable Location header)";
   }
 }
 

@@ -227,7 +227,11 @@ describe("OpenAIEngine failures", () => {
     const hang = createServer(() => {});
     const url = await listen(hang);
     const retries: string[] = [];
-    const e = engineFor(`${url}/v1`, { timeoutMs: 100, retries: 1, onRetry: (r) => retries.push(r.error.kind) });
+    const e = engineFor(`${url}/v1`, {
+      firstByteTimeoutMs: 100,
+      retries: 1,
+      onRetry: (r) => retries.push(r.error.kind),
+    });
     const err = await e.complete([req]).catch((x: unknown) => x);
     hang.closeAllConnections();
     await close(hang);

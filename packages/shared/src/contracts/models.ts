@@ -1,17 +1,54 @@
 import { z } from "zod";
-import { id, projectRef } from "./common";
+import { id, projectRef, storable } from "./common";
 
 export const MODEL_KINDS = ["NANO_CHECKPOINT", "OPENAI_COMPATIBLE", "EXTERNAL"] as const;
 
-const name = z.string().trim().min(1, "Give the model a name").max(120);
+const name = storable(z.string().trim().min(1, "Give the model a name").max(120));
+
+/**
+ * How long an eval waits on an OpenAI-compatible endpoint, per request attempt, and how often it
+ * retries a transient failure (network, timeout, 429, 5xx). Without these an endpoint that hangs
+ * held a sample for ~20 minutes (300 s x 4 attempts). A non-streamed completion sends its headers
+ * only once generated, so the first-byte bound must cover a whole generation; it is at most 300 s
+ * because Node's fetch gives up on headers then by itself. Models stored before these settings
+ * existed get the defaults.
+ */
+export const ENDPOINT_LIMIT_DEFAULTS = { firstByteTimeoutS: 120, totalTimeoutS: 600, retries: 2 } as const;
+export const endpointLimits = z.object({
+  firstByteTimeoutS: z
+    .int("The first-byte timeout is a whole number of seconds")
+    .min(1, "The first-byte timeout is at least 1 s")
+    .max(300, "The first-byte timeout is at most 300 s")
+    .default(ENDPOINT_LIMIT_DEFAULTS.firstByteTimeoutS),
+  totalTimeoutS: z
+    .int("The total timeout is a whole number of seconds")
+    .min(1, "The total timeout is at least 1 s")
+    .max(3600, "The total timeout is at most 3600 s")
+    .default(ENDPOINT_LIMIT_DEFAULTS.totalTimeoutS),
+  retries: z
+    .int("Retries is a whole number")
+    .min(0, "Retries cannot be negative")
+    .max(10, "At most 10 retries")
+    .default(ENDPOINT_LIMIT_DEFAULTS.retries),
+});
+export type EndpointLimits = z.infer<typeof endpointLimits>;
+const firstByteWithinTotal = {
+  check: (c: EndpointLimits) => c.firstByteTimeoutS <= c.totalTimeoutS,
+  params: { path: ["firstByteTimeoutS"], error: "The first-byte timeout cannot exceed the total timeout" },
+};
+/** The limits stored in a model's config (defaults for what is absent), validated. */
+export const storedEndpointLimits = endpointLimits.refine(firstByteWithinTotal.check, firstByteWithinTotal.params);
 
 /** Per-kind settings; secrets never live here (they are write-only, encrypted at rest). */
 export const modelConfigInput = z.discriminatedUnion("kind", [
-  z.object({
-    kind: z.literal("OPENAI_COMPATIBLE"),
-    baseUrl: z.url("Enter the server's base URL, e.g. http://gpu-node:8000/v1"),
-    servedModel: z.string().trim().min(1, "Enter the model name the server serves").max(200),
-  }),
+  z
+    .object({
+      kind: z.literal("OPENAI_COMPATIBLE"),
+      baseUrl: z.url("Enter the server's base URL, e.g. http://gpu-node:8000/v1"),
+      servedModel: z.string().trim().min(1, "Enter the model name the server serves").max(200),
+      ...endpointLimits.shape,
+    })
+    .refine(firstByteWithinTotal.check, firstByteWithinTotal.params),
   z.object({
     kind: z.literal("NANO_CHECKPOINT"),
     checkpoint: z.string().trim().min(1, "Enter the checkpoint directory").max(4096),
@@ -22,6 +59,8 @@ export const modelConfigInput = z.discriminatedUnion("kind", [
   }),
 ]);
 export type ModelConfigInput = z.infer<typeof modelConfigInput>;
+/** What a caller may send: the endpoint limits may be left out (their defaults apply). */
+export type ModelConfigDraft = z.input<typeof modelConfigInput>;
 
 export const modelCreateInput = projectRef.extend({
   name,

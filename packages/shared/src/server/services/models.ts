@@ -2,10 +2,11 @@
 // models whose runs are imported. An endpoint's API key is encrypted at rest (AES-256-GCM,
 // crypto.ts) and no API output ever contains it; only `hasApiKey` tells that one is set.
 import { Prisma, type Model } from "@paravt/db";
-import type { EndpointProbe, ModelConfigInput, ModelOutput } from "../../contracts/models";
+import { modelConfigInput, type EndpointProbe, type ModelConfigDraft, type ModelOutput } from "../../contracts/models";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors";
 import { decryptSecret, encryptSecret } from "../crypto";
 import { db } from "../db";
+import { confineCheckpoint } from "../checkpoint-paths";
 import { checkEndpointUrl } from "../endpoint-policy";
 import { probeEndpoint } from "../endpoint-probe";
 import { serverEnv } from "../env";
@@ -22,10 +23,20 @@ function toOutput(m: Model): ModelOutput {
   };
 }
 
-function normalizeConfig(config: ModelConfigInput): Prisma.InputJsonObject {
+function normalizeConfig(draft: ModelConfigDraft): Prisma.InputJsonObject {
+  // Parsed here too (the routers already did) so direct callers get the same defaults and checks.
+  const parsed = modelConfigInput.safeParse(draft);
+  if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? "Invalid model settings");
+  const config = parsed.data;
   if (config.kind === "OPENAI_COMPATIBLE") {
     const url = checkEndpointUrl(config.baseUrl, serverEnv().MODEL_ENDPOINT_ALLOW);
-    return { baseUrl: url.toString().replace(/\/+$/, ""), servedModel: config.servedModel };
+    return {
+      baseUrl: url.toString().replace(/\/+$/, ""),
+      servedModel: config.servedModel,
+      firstByteTimeoutS: config.firstByteTimeoutS,
+      totalTimeoutS: config.totalTimeoutS,
+      retries: config.retries,
+    };
   }
   if (config.kind === "NANO_CHECKPOINT") return { checkpoint: config.checkpoint };
   return { description: config.description };
@@ -38,18 +49,24 @@ export async function listModels(access: ProjectAccess): Promise<ModelOutput[]> 
 
 export async function createModel(
   access: ProjectAccess,
-  input: { name: string; config: ModelConfigInput; apiKey?: string },
+  input: { name: string; config: ModelConfigDraft; apiKey?: string },
 ): Promise<ModelOutput> {
   if (input.apiKey && input.config.kind !== "OPENAI_COMPATIBLE") {
     throw new ValidationError("Only OpenAI-compatible endpoints take an API key");
   }
+  // A checkpoint directory is confined to what this project may read (checkpoint-paths.ts, issue
+  // 37); its real path is stored, so a symlink changed later does not move the model.
+  const draft =
+    input.config.kind === "NANO_CHECKPOINT"
+      ? { ...input.config, checkpoint: await confineCheckpoint(access.projectId, input.config.checkpoint) }
+      : input.config;
   try {
     const m = await db().model.create({
       data: {
         projectId: access.projectId,
         name: input.name,
         kind: input.config.kind,
-        config: normalizeConfig(input.config),
+        config: normalizeConfig(draft),
         secretEnc: input.apiKey ? encryptSecret(input.apiKey) : null,
       },
     });

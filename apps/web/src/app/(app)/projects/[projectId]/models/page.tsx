@@ -1,5 +1,5 @@
 "use client";
-import type { ModelConfigInput } from "@paravt/shared";
+import { ENDPOINT_LIMIT_DEFAULTS, type ModelConfigDraft } from "@paravt/shared";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Fragment, useState, type FormEvent } from "react";
 import { timeAgo } from "@/components/format";
@@ -13,7 +13,7 @@ import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { useProject } from "@/lib/use-project";
 import { errorMessage, useTRPC } from "@/trpc/client";
 
-type Kind = ModelConfigInput["kind"];
+type Kind = ModelConfigDraft["kind"];
 const KIND_LABEL: Record<Kind, string> = {
   OPENAI_COMPATIBLE: "OpenAI-compatible endpoint (vLLM, SGLang)",
   NANO_CHECKPOINT: "ParaVT-nano checkpoint",
@@ -21,7 +21,13 @@ const KIND_LABEL: Record<Kind, string> = {
 };
 
 function describe(config: Record<string, unknown>): string {
-  if (typeof config.baseUrl === "string") return `${config.baseUrl} · ${String(config.servedModel ?? "")}`;
+  if (typeof config.baseUrl === "string") {
+    // Models saved before the limits existed run with the defaults.
+    const d = ENDPOINT_LIMIT_DEFAULTS;
+    const n = (k: keyof typeof d) => (typeof config[k] === "number" ? config[k] : d[k]);
+    const limits = `${n("firstByteTimeoutS")} s first byte / ${n("totalTimeoutS")} s total, ${n("retries")} retries`;
+    return `${config.baseUrl} · ${String(config.servedModel ?? "")} · ${limits}`;
+  }
   if (typeof config.checkpoint === "string") return config.checkpoint;
   return typeof config.description === "string" ? config.description : "";
 }
@@ -41,9 +47,18 @@ export default function ModelsPage() {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const get = (k: string) => String(f.get(k) ?? "");
-    const config: ModelConfigInput =
+    // A blank number field takes the default; anything else goes to the server's validation as typed.
+    const num = (k: string) => (get(k).trim() === "" ? undefined : Number(get(k)));
+    const config: ModelConfigDraft =
       kind === "OPENAI_COMPATIBLE"
-        ? { kind, baseUrl: get("baseUrl"), servedModel: get("servedModel") }
+        ? {
+            kind,
+            baseUrl: get("baseUrl"),
+            servedModel: get("servedModel"),
+            firstByteTimeoutS: num("firstByteTimeoutS"),
+            totalTimeoutS: num("totalTimeoutS"),
+            retries: num("retries"),
+          }
         : kind === "NANO_CHECKPOINT"
           ? { kind, checkpoint: get("checkpoint") }
           : { kind, description: get("description") };
@@ -94,11 +109,45 @@ export default function ModelsPage() {
                 <Field label="API key (optional)" hint="Write-only.">
                   <Input name="apiKey" type="password" autoComplete="off" />
                 </Field>
+                <Field label="First-byte timeout (s)" hint="Per attempt, until the server answers; 1–300.">
+                  <Input
+                    name="firstByteTimeoutS"
+                    type="number"
+                    min={1}
+                    max={300}
+                    step={1}
+                    defaultValue={ENDPOINT_LIMIT_DEFAULTS.firstByteTimeoutS}
+                  />
+                </Field>
+                <Field label="Total timeout (s)" hint="Per attempt, the whole response; 1–3600.">
+                  <Input
+                    name="totalTimeoutS"
+                    type="number"
+                    min={1}
+                    max={3600}
+                    step={1}
+                    defaultValue={ENDPOINT_LIMIT_DEFAULTS.totalTimeoutS}
+                  />
+                </Field>
+                <Field label="Retries" hint="On network errors, timeouts, 429 and 5xx; 0–10.">
+                  <Input
+                    name="retries"
+                    type="number"
+                    min={0}
+                    max={10}
+                    step={1}
+                    defaultValue={ENDPOINT_LIMIT_DEFAULTS.retries}
+                  />
+                </Field>
               </div>
             )}
             {kind === "NANO_CHECKPOINT" && (
               <Field label="Checkpoint directory">
-                <Input name="checkpoint" required placeholder="var/data/checkpoints/nano-sft" />
+                <Input
+                  name="checkpoint"
+                  required
+                  placeholder="/srv/paravt/var/data/checkpoints/<run id> (absolute; your project's runs, the committed checkpoints or MEDIA_ROOTS)"
+                />
               </Field>
             )}
             {kind === "EXTERNAL" && (
