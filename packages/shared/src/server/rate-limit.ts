@@ -6,10 +6,34 @@
 // crash between "create" and "expire" cannot leave a key that blocks a token forever).
 // Fixed windows allow a burst of up to 2x the limit across a window edge; that is accepted for a
 // safety valve against runaway scripts (not a billing meter), in exchange for one key per token.
+//
+// Redis down (issue 37, item 5): the shared connection queues commands while it reconnects
+// (`maxRetriesPerRequest: null`, which BullMQ needs), so an unbounded wait here hung every token
+// request for the whole outage. A count's wait is therefore bounded: a connection known to be
+// down refuses at once (nothing is queued to be replayed later), and any other wait ends after
+// `RATE_LIMIT_TIMEOUT_MS` (a command already sent may still count late, when Redis answers).
+// Whether a refused count lets the call through is the caller's choice (`withinRateLimit` in
+// packages/api fails open).
+import type { Redis } from "ioredis";
 import { serverEnv } from "./env";
 import { redis } from "./redis";
 
 export const RATE_LIMIT_WINDOW_MS = 60_000;
+
+/**
+ * The longest a count may wait for Redis. A healthy Redis answers a MULTI in well under a
+ * millisecond even under load, so this only trips when Redis is unreachable or stuck; it bounds
+ * what an outage adds to each token call.
+ */
+export const RATE_LIMIT_TIMEOUT_MS = 500;
+
+/** Thrown when the counter could not be read (Redis down, slow or refusing). */
+export class RateLimitUnavailableError extends Error {
+  override name = "RateLimitUnavailableError";
+}
+
+/** ioredis states in which a command is sent, or will be once the first connection opens. */
+const USABLE = new Set(["wait", "connecting", "connect", "ready"]);
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -31,15 +55,38 @@ export class RateLimitExceededError extends Error {
   }
 }
 
-/** Counts one request of `key` and says whether it is within `limit` per window. */
+export interface HitRateLimitOptions {
+  windowMs?: number;
+  timeoutMs?: number;
+  /** The connection to count on (the shared one by default). */
+  client?: Redis;
+}
+
+/**
+ * Counts one request of `key` and says whether it is within `limit` per window. Rejects with
+ * `RateLimitUnavailableError` within `timeoutMs` when Redis cannot answer.
+ */
 export async function hitRateLimit(
   key: string,
   limit: number,
-  windowMs: number = RATE_LIMIT_WINDOW_MS,
+  opts: HitRateLimitOptions = {},
 ): Promise<RateLimitResult> {
+  const { windowMs = RATE_LIMIT_WINDOW_MS, timeoutMs = RATE_LIMIT_TIMEOUT_MS, client = redis() } = opts;
+  // Reconnecting / closed: the command would sit in the offline queue; refuse now instead.
+  if (!USABLE.has(client.status)) throw new RateLimitUnavailableError(`Redis is not connected (${client.status})`);
   const k = `${serverEnv().REDIS_PREFIX}:ratelimit:${key}`;
-  const replies = await redis().multi().set(k, 0, "PX", windowMs, "NX").incr(k).pttl(k).exec();
-  if (!replies) throw new Error("Redis aborted the rate-limit transaction");
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new RateLimitUnavailableError(`Redis did not answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  const replies = await Promise.race([
+    client.multi().set(k, 0, "PX", windowMs, "NX").incr(k).pttl(k).exec(),
+    timeout,
+  ]).finally(() => clearTimeout(timer));
+  if (!replies) throw new RateLimitUnavailableError("Redis aborted the rate-limit transaction");
   for (const [err] of replies) if (err) throw err;
   const count = Number(replies[1]![1]);
   const ttl = Number(replies[2]![1]);

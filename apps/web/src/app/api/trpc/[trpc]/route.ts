@@ -1,5 +1,6 @@
 import { appRouter, createContext, retryAfterSeconds } from "@paravt/api";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { sameOriginOnly } from "../../../../lib/same-origin";
 
 export const dynamic = "force-dynamic";
 
@@ -21,4 +22,7 @@ function handler(req: Request) {
   });
 }
 
-export { handler as GET, handler as POST };
+// Mutations are POSTs: one with the session cookie must come from our own pages (issue 37, item 12).
+const post = sameOriginOnly(handler);
+
+export { handler as GET, post as POST };

@@ -1,4 +1,6 @@
 import { restVideos } from "@paravt/api";
+import { sameOriginOnly } from "../../../../../../lib/same-origin";
 
 export const dynamic = "force-dynamic";
-export const POST = restVideos.uploadVideo;
+// A cross-site POST with the session cookie is refused before a byte is stored (issue 37, item 12).
+export const POST = sameOriginOnly(restVideos.uploadVideo);
