@@ -32,6 +32,25 @@ function describe(config: Record<string, unknown>): string {
   return typeof config.description === "string" ? config.description : "";
 }
 
+/** The per-endpoint limits (contracts/models.ts), as form fields with the contract's bounds. */
+const ENDPOINT_LIMIT_FIELDS = [
+  {
+    name: "firstByteTimeoutS",
+    label: "First-byte timeout (s)",
+    hint: "Per attempt, until the server answers; 1–300.",
+    min: 1,
+    max: 300,
+  },
+  {
+    name: "totalTimeoutS",
+    label: "Total timeout (s)",
+    hint: "Per attempt, the whole response; 1–3600.",
+    min: 1,
+    max: 3600,
+  },
+  { name: "retries", label: "Retries", hint: "On network errors, timeouts, 429 and 5xx; 0–10.", min: 0, max: 10 },
+] as const;
+
 export default function ModelsPage() {
   const { projectId, can } = useProject();
   const trpc = useTRPC();
@@ -109,36 +128,18 @@ export default function ModelsPage() {
                 <Field label="API key (optional)" hint="Write-only.">
                   <Input name="apiKey" type="password" autoComplete="off" />
                 </Field>
-                <Field label="First-byte timeout (s)" hint="Per attempt, until the server answers; 1–300.">
-                  <Input
-                    name="firstByteTimeoutS"
-                    type="number"
-                    min={1}
-                    max={300}
-                    step={1}
-                    defaultValue={ENDPOINT_LIMIT_DEFAULTS.firstByteTimeoutS}
-                  />
-                </Field>
-                <Field label="Total timeout (s)" hint="Per attempt, the whole response; 1–3600.">
-                  <Input
-                    name="totalTimeoutS"
-                    type="number"
-                    min={1}
-                    max={3600}
-                    step={1}
-                    defaultValue={ENDPOINT_LIMIT_DEFAULTS.totalTimeoutS}
-                  />
-                </Field>
-                <Field label="Retries" hint="On network errors, timeouts, 429 and 5xx; 0–10.">
-                  <Input
-                    name="retries"
-                    type="number"
-                    min={0}
-                    max={10}
-                    step={1}
-                    defaultValue={ENDPOINT_LIMIT_DEFAULTS.retries}
-                  />
-                </Field>
+                {ENDPOINT_LIMIT_FIELDS.map((f) => (
+                  <Field key={f.name} label={f.label} hint={f.hint}>
+                    <Input
+                      name={f.name}
+                      type="number"
+                      min={f.min}
+                      max={f.max}
+                      step={1}
+                      defaultValue={ENDPOINT_LIMIT_DEFAULTS[f.name]}
+                    />
+                  </Field>
+                ))}
               </div>
             )}
             {kind === "NANO_CHECKPOINT" && (
