@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: every test, against the TEST database and Redis db index (never the demo's).
 //   1. unit + integration tests (vitest, real Postgres and Redis),
-//   2. e2e tests (Playwright in Debian Chromium against a production build of the web app and a
+//   2. the fault suite (workers/faults: its own Postgres and Redis, stopped, killed and frozen
+//      under a real worker process during an evaluation and a training run),
+//   3. e2e tests (Playwright in Debian Chromium against a production build of the web app and a
 //      real worker process).
 // Ends with one summary line "N passed, N failed" over both runners.
 import fs from "node:fs";
@@ -9,7 +11,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { resolveServices, ROOT, run, withDatabase, withRedisDb } from "./lib/env.mjs";
 
-const only = process.argv[2]; // optional: "unit" (vitest only) or "e2e"
+const only = process.argv[2]; // optional: "unit" (vitest only), "faults" or "e2e"
 // With "e2e", further arguments are spec files (or name filters) handed to Playwright.
 const specs = only === "e2e" ? process.argv.slice(3) : [];
 
@@ -19,6 +21,10 @@ async function main() {
     ...process.env,
     NODE_ENV: "test",
     AUTH_SECRET: "test-only-secret-test-only-secret-0123456789",
+    // Test files share a database under different Redis prefixes, and the e2e database keeps rows
+    // of earlier runs: a worker's run reconciler would take those rows for lost jobs. The fault
+    // suite (faults/) runs it against its own database.
+    WORKER_RECONCILE_MS: "0",
     NEXT_TELEMETRY_DISABLED: "1",
     TURBO_TELEMETRY_DISABLED: "1",
   };
@@ -32,7 +38,7 @@ async function main() {
   const totals = { passed: 0, failed: 0, skipped: 0 };
   let ok = true;
 
-  if (only !== "e2e") {
+  if (only === undefined || only === "unit") {
     const env = {
       ...base,
       DATABASE_URL: withDatabase(pgUrl, "paravt_test"),
@@ -57,7 +63,33 @@ async function main() {
     } else ok = false;
   }
 
-  if (only !== "unit") {
+  if (only === undefined || only === "faults") {
+    // The suite's global setup starts and stops its own services (workers/faults/services.ts).
+    const report = path.join(outDir, "faults.json");
+    const res = spawnSync(
+      "npx",
+      [
+        "--no-install",
+        "vitest",
+        "run",
+        "-c",
+        "workers/faults/vitest.config.ts",
+        "--reporter=default",
+        "--reporter=json",
+        `--outputFile.json=${report}`,
+      ],
+      { stdio: "inherit", cwd: ROOT, env: base },
+    );
+    ok &&= res.status === 0;
+    if (fs.existsSync(report)) {
+      const r = JSON.parse(fs.readFileSync(report, "utf8"));
+      totals.passed += r.numPassedTests;
+      totals.failed += r.numFailedTests;
+      totals.skipped += r.numPendingTests + r.numTodoTests;
+    } else ok = false;
+  }
+
+  if (only === undefined || only === "e2e") {
     const env = {
       ...base,
       DATABASE_URL: withDatabase(pgUrl, "paravt_e2e_test"),

@@ -18,6 +18,13 @@ const workerEnvSchema = z.object({
   // another worker this long after the kill (plus one stalled-check interval).
   WORKER_LOCK_MS: z.coerce.number().int().min(1_000).default(60_000),
   WORKER_STALLED_CHECK_MS: z.coerce.number().int().min(500).default(30_000),
+  // How often the reconciler (runRecovery.reconcileRuns) matches unfinished Run rows with their
+  // queue jobs; it also runs once at start. 0 turns it off: only for test runs where many test
+  // files share one database under different Redis prefixes (each would see the others' runs as
+  // lost).
+  WORKER_RECONCILE_MS: z.coerce.number().int().min(0).default(60_000),
+  // Rows changed more recently than this are left alone (a launch writes its row, then enqueues).
+  WORKER_RECONCILE_GRACE_MS: z.coerce.number().int().min(1_000).default(30_000),
 });
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema> & { WORKER_QUEUES: QueueName[] };

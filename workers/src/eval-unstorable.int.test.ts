@@ -73,7 +73,9 @@ describe("unstorable model outputs", () => {
       expect(episodes).toHaveLength(3);
       for (const e of episodes) expect(e).toMatchObject({ status: "OK", prediction: "A", correct: true });
       const q1 = episodes.find((e) => e.sample.key === "q01")!;
-      expect(q1.finalText).toContain("NUL\\u0000 high\\ud800 low\\udc00");
+      // The final text is the last turn's: stored once, in the turn, and read back with the episode.
+      expect(q1.finalText).toBeNull();
+      expect((await evals.getEpisode(fx.access, q1.id)).finalText).toContain("NUL\\u0000 high\\ud800 low\\udc00");
       expect(q1.turns[0]!.rawText).toContain("NUL\\u0000 high\\ud800 low\\udc00");
       expect((q1.details as { sanitized?: { escaped: string[] } }).sanitized?.escaped).toContain("turns[0].rawText");
       const q2 = episodes.find((e) => e.sample.key === "q02")!;

@@ -5,6 +5,19 @@ import { runs } from "@paravt/shared/server";
 export interface RunContext {
   runId: string;
   attempt: number;
+  /**
+   * Aborted when this worker lost the job's lock (Redis unreachable longer than the lock, or the
+   * lock taken over): another worker may be running the same job, so a handler stops its work
+   * (a training child is killed) instead of racing it.
+   */
+  signal: AbortSignal;
+  /**
+   * True while this delivery still owns the run: the row is RUNNING with the attempt count this
+   * delivery set (the fencing token). A stale holder (its lock lost, the job taken over) gets
+   * false and must not commit checkpoints or register models. Parts of a run (eval shards) have no
+   * fence: their results are exactly once by key.
+   */
+  ownsRun(): Promise<boolean>;
   /** Records progress in [0, 1]; throws RunCancelledError when the run was cancelled. */
   progress(fraction: number, message?: string): Promise<void>;
 }
@@ -21,11 +34,21 @@ export class SkipJobError extends Error {
   override name = "SkipJobError";
 }
 
-export function runContext(runId: string, attempt: number): RunContext {
+export function runContext(
+  runId: string,
+  attempt: number,
+  opts: { signal?: AbortSignal; fence?: number } = {},
+): RunContext {
   let last = 0;
   return {
     runId,
     attempt,
+    signal: opts.signal ?? new AbortController().signal,
+    async ownsRun() {
+      if (opts.signal?.aborted) return false;
+      if (opts.fence === undefined) return true;
+      return runs.holdsRunFence(runId, opts.fence);
+    },
     async progress(fraction, message) {
       // Throttle DB writes for chatty handlers, but never drop the final 100 % or a message change.
       const now = Date.now();

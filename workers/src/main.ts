@@ -1,8 +1,9 @@
 // Worker process: pulls jobs of the configured queues and runs them through processJob.
 // CPU-heavy work never runs on this event loop: video work happens in ffmpeg child processes
 // or node-av's libuv pool threads, so BullMQ's lock renewal keeps ticking (DESIGN.md "BullMQ").
-import { closeEventBus, closeQueues, db, redis } from "@paravt/shared/server";
+import { closeEventBus, closeQueues, db, isDatabaseOutage, redis, runRecovery } from "@paravt/shared/server";
 import { workerEnv } from "./env";
+import { briefError } from "./log";
 import { log, startWorkers } from "./start-workers";
 
 async function main(): Promise<void> {
@@ -16,11 +17,36 @@ async function main(): Promise<void> {
   });
   log("worker started", { queues: wenv.WORKER_QUEUES, concurrency: wenv.WORKER_CONCURRENCY });
 
+  // Rows and queue agree again after an outage: lost jobs queued again, failures BullMQ decided
+  // while Postgres was down written (issue 37 item 3). Once now, then periodically.
+  let reconciling = false; // a pass waiting on an unreachable Redis must not pile up others
+  const reconcile = async () => {
+    if (reconciling) return;
+    reconciling = true;
+    try {
+      const r = await runRecovery.reconcileRuns({ graceMs: wenv.WORKER_RECONCILE_GRACE_MS });
+      if (r.requeued.length || r.failed.length) log("reconciled runs", { requeued: r.requeued, failed: r.failed });
+    } catch (err) {
+      const e = err as Error;
+      log(isDatabaseOutage(e) ? "reconciler: database unreachable, will retry" : "reconciler failed", {
+        error: briefError(e),
+      });
+    } finally {
+      reconciling = false;
+    }
+  };
+  let reconciler: NodeJS.Timeout | undefined;
+  if (wenv.WORKER_RECONCILE_MS > 0) {
+    void reconcile();
+    reconciler = setInterval(() => void reconcile(), wenv.WORKER_RECONCILE_MS);
+  }
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log("shutting down: finishing active jobs", { signal });
+    clearInterval(reconciler);
     await running.close();
     await closeQueues();
     await closeEventBus();

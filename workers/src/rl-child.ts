@@ -2,7 +2,8 @@
 // native crash of the compute core ends this child, not the worker that pulls jobs (DESIGN.md:
 // "a crash of the compute core fails one job ... never kills the worker process").
 // Protocol over IPC: parent -> {type: "start", options}; child -> {type: "step" | "validation",
-// metrics, samples}*, then {type: "done", checkpoints, step} or {type: "error", message, permanent}.
+// metrics, samples} and {type: "checkpoint", dir, step} (complete in the staging folder, after its
+// step)*, then {type: "done", step} or {type: "error", message, permanent}.
 import {
   RlConfigError,
   RlTrainError,
@@ -19,7 +20,10 @@ export interface RlChildOptions {
   /** The full trainer config (preset recipe + run settings + overrides), validated by the trainer. */
   config: RlConfigInput;
   initialCheckpoint: string;
+  /** The delivery's staging folder (training-child.ts prepareStaging); the worker commits from it. */
   outDir: string;
+  /** The run's one frozen reference (outside staging: committed checkpoints point at it). */
+  referenceDir: string;
   resumeFrom?: string;
   /** Rollouts of each step sent back to be stored as episodes (the first ones). */
   sampleRollouts: number;
@@ -38,7 +42,8 @@ export interface RolloutSample {
 export type RlChildMessage =
   | { type: "step"; metrics: RlStepMetrics; samples: RolloutSample[] }
   | { type: "validation"; metrics: RlValidationMetrics }
-  | { type: "done"; checkpoints: string[]; step: number }
+  | { type: "checkpoint"; dir: string; step: number }
+  | { type: "done"; step: number }
   | { type: "error"; message: string; permanent: boolean };
 
 function send(msg: RlChildMessage): Promise<void> {
@@ -60,12 +65,14 @@ async function run(o: RlChildOptions): Promise<void> {
     config: o.config,
     initialCheckpoint: o.initialCheckpoint,
     outDir: o.outDir,
+    referenceDir: o.referenceDir,
     ...(o.resumeFrom ? { resumeFrom: o.resumeFrom } : {}),
     onStep: (m, rollouts) =>
       send({ type: "step", metrics: m, samples: rollouts.slice(0, o.sampleRollouts).map(sample) }),
     onValidation: (m) => send({ type: "validation", metrics: m }),
+    onCheckpoint: (dir, step) => send({ type: "checkpoint", dir, step }),
   });
-  await send({ type: "done", checkpoints: result.checkpoints, step: result.step });
+  await send({ type: "done", step: result.step });
 }
 
 exitWithParent();

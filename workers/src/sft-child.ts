@@ -1,8 +1,9 @@
 // Runs one SFT job's training in its own process, so that a native crash of the compute core
 // (a segfault in kernels/) ends this child, not the worker that pulls jobs (DESIGN.md: "a crash
 // of the compute core fails one job ... never kills the worker process").
-// Protocol over IPC: parent -> {type: "start", options}; child -> {type: "step", metrics}*, then
-// {type: "done", checkpoints, lastLoss} or {type: "error", message, permanent}.
+// Protocol over IPC: parent -> {type: "start", options}; child -> {type: "step", metrics} and
+// {type: "checkpoint", dir, step} (a complete checkpoint in the staging folder, after its step)*,
+// then {type: "done", lastLoss} or {type: "error", message, permanent}.
 import { defaultTokenizer, modelConfig, trainSft, TrainError, type StepMetrics } from "@paravt/nano";
 import { exitWithParent } from "./training-child";
 
@@ -14,13 +15,15 @@ export interface SftChildOptions {
   lr: number;
   seed: number;
   checkpointEvery: number;
+  /** The delivery's staging folder (training-child.ts prepareStaging); the worker commits from it. */
   outDir: string;
   resumeFrom?: string;
 }
 
 export type SftChildMessage =
   | { type: "step"; metrics: StepMetrics }
-  | { type: "done"; checkpoints: string[]; lastLoss: number | null }
+  | { type: "checkpoint"; dir: string; step: number }
+  | { type: "done"; lastLoss: number | null }
   | { type: "error"; message: string; permanent: boolean };
 
 function send(msg: SftChildMessage): Promise<void> {
@@ -41,8 +44,9 @@ async function run(o: SftChildOptions): Promise<void> {
     outDir: o.outDir,
     ...(o.resumeFrom ? { resumeFrom: o.resumeFrom } : {}),
     onStep: (m) => send({ type: "step", metrics: m }),
+    onCheckpoint: (dir, step) => send({ type: "checkpoint", dir, step }),
   });
-  await send({ type: "done", checkpoints: result.checkpoints, lastLoss: result.metrics.at(-1)?.loss ?? null });
+  await send({ type: "done", lastLoss: result.metrics.at(-1)?.loss ?? null });
 }
 
 exitWithParent();

@@ -36,6 +36,54 @@ export async function latestCheckpoint(outDir: string, bounds: CheckpointBounds 
 }
 
 /**
+ * Checkpoints are committed, not just written (issue 37 item 4). The trainer writes each one into
+ * a staging folder of its delivery (`<run>/staging-<pid>-<time>/step-NNNNNN`) and tells the
+ * worker; the worker moves it to `<run>/step-NNNNNN` only after the step's metrics and rollouts are
+ * stored and only while it still owns the run (its fencing token). So a `step-*` folder of the run
+ * always has its step in the database: a resumed run never trains a committed step again (the race
+ * in which a killed worker's trainer had written step k+1 before the database had it is gone), and a
+ * stale holder whose lock was lost cannot publish a checkpoint at all.
+ */
+export async function prepareStaging(runDir: string): Promise<string> {
+  await fs.mkdir(runDir, { recursive: true });
+  // Earlier deliveries' uncommitted checkpoints: never resumed from, so removed.
+  for (const name of await fs.readdir(runDir)) {
+    if (name.startsWith("staging-")) await fs.rm(path.join(runDir, name), { recursive: true, force: true });
+  }
+  const staging = path.join(runDir, `staging-${process.pid}-${Date.now()}`);
+  await fs.mkdir(staging, { recursive: true });
+  return staging;
+}
+
+/** The worker lost the run (its lock, or a newer delivery holds the fencing token). */
+export class RunLostError extends Error {
+  override name = "RunLostError";
+}
+
+/**
+ * Moves a staged checkpoint into the run folder. Call it in message order, after the step's rows
+ * are stored. Returns the committed folder.
+ */
+export async function commitCheckpoint(
+  runDir: string,
+  stagedDir: string,
+  ownsRun: () => Promise<boolean>,
+): Promise<string> {
+  if (!(await ownsRun())) throw new RunLostError("Another delivery owns this run now: checkpoint not committed");
+  const target = path.join(runDir, path.basename(stagedDir));
+  try {
+    await fs.rename(stagedDir, target);
+  } catch (err) {
+    // A committed folder of the same step exists (its step was stored and checkpointed before):
+    // committed checkpoints are never replaced.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "ENOTEMPTY" && code !== "EEXIST") throw err;
+    await fs.rm(stagedDir, { recursive: true, force: true });
+  }
+  return target;
+}
+
+/**
  * For the child processes: exit when the parent worker is gone. Node keeps a forked child alive
  * after its parent is SIGKILLed (only its sends fail), and an orphaned trainer would go on writing
  * checkpoints that the next attempt then resumes from with steps missing in the database.
@@ -58,6 +106,7 @@ export function runTrainingChild<M, R>(
   childPath: string,
   options: unknown,
   onMessage: (msg: M, child: ChildProcess) => Promise<Relay<R>>,
+  signal?: AbortSignal,
 ): Promise<R> {
   return new Promise((resolve, reject) => {
     // tsx is passed explicitly: the parent may run under a test runner with other loader flags.
@@ -99,6 +148,16 @@ export function runTrainingChild<M, R>(
         ),
       );
     });
+    // The worker lost the job's lock: another worker may be training the same run already.
+    const stop = () => {
+      failure = new RunLostError(
+        `Stopped the training process: ${String(signal?.reason ?? "the job's lock was lost")}`,
+      );
+      child.kill("SIGKILL");
+    };
+    if (signal?.aborted) stop();
+    else signal?.addEventListener("abort", stop, { once: true });
+    child.on("exit", () => signal?.removeEventListener("abort", stop));
     child.send({ type: "start", options });
   });
 }

@@ -239,6 +239,29 @@ describe("models", () => {
     });
     expect(await codeOf(nano)).toBe("BAD_REQUEST");
 
+    // Timeouts and retries change after creation; the ones left out keep their stored values.
+    const limited = await fx.asEditor.models.update({
+      projectId: fx.project.id,
+      modelId: created.id,
+      limits: { totalTimeoutS: 200, retries: 0 },
+    });
+    expect(limited.config).toMatchObject({
+      baseUrl: "http://10.0.0.7:8000/v1",
+      firstByteTimeoutS: 120,
+      totalTimeoutS: 200,
+      retries: 0,
+    });
+    const tooShort = fx.asEditor.models.update({
+      projectId: fx.project.id,
+      modelId: created.id,
+      // Below the stored first-byte timeout (120 s): refused, nothing changed.
+      limits: { totalTimeoutS: 60 },
+    });
+    await expect(tooShort).rejects.toThrow(/cannot exceed the total timeout/);
+    expect((await db().model.findUniqueOrThrow({ where: { id: created.id } })).config).toMatchObject({
+      totalTimeoutS: 200,
+    });
+
     const cleared = await fx.asEditor.models.update({ projectId: fx.project.id, modelId: created.id, apiKey: null });
     expect(cleared.hasApiKey).toBe(false);
     expect(await models.modelApiKey(created.id)).toBeNull();

@@ -1,5 +1,5 @@
 import { sessionUser } from "@paravt/auth";
-import { tokens, type Principal } from "@paravt/shared/server";
+import { clientAddress, tokens, type Principal } from "@paravt/shared/server";
 import type { Transport } from "./errors";
 
 /** Where a call came from, for the token audit log (and the REST status mapping). */
@@ -8,7 +8,7 @@ export interface RequestInfo {
   /** REST: the HTTP method and URL path; tRPC: empty (the procedure's type and path are used). */
   method: string;
   path: string;
-  /** The first address of X-Forwarded-For, when a proxy set it. */
+  /** The client's address from TRUSTED_PROXY_HEADER (`clientAddress`); null when none is configured. */
   ip: string | null;
   /**
    * Set by the token middleware once the call has its audit row; a REST call still without one
@@ -25,11 +25,6 @@ export interface Context {
   request?: RequestInfo;
 }
 
-function clientIp(headers: Headers): string | null {
-  const first = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return first ? first : null;
-}
-
 /**
  * Who is calling: a browser session (cookie) or a project API token
  * (`Authorization: Bearer pvt_...`). An invalid bearer token is anonymous, never an error here:
@@ -41,8 +36,8 @@ export async function createContext(opts: {
   rest?: { method: string; path: string };
 }): Promise<Context> {
   const request: RequestInfo = opts.rest
-    ? { transport: "rest", method: opts.rest.method, path: opts.rest.path, ip: clientIp(opts.headers) }
-    : { transport: "trpc", method: "", path: "", ip: clientIp(opts.headers) };
+    ? { transport: "rest", method: opts.rest.method, path: opts.rest.path, ip: clientAddress(opts.headers) }
+    : { transport: "trpc", method: "", path: "", ip: clientAddress(opts.headers) };
   const bearer = opts.headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
   if (bearer) {
     return { principal: await tokens.principalFromToken(bearer), user: null, request };

@@ -1,7 +1,10 @@
 // The ONE place where errors become tRPC and HTTP status codes: domain errors of the services,
-// the rate limiter's refusal, and what each transport answers for them.
-import { DomainError, type DomainErrorCode } from "@paravt/shared";
-import { RateLimitExceededError } from "@paravt/shared/server";
+// the rate limiter's refusal, what the database refused of a request, and what each transport
+// answers for them. Anything else is an incident: logged with a request id, answered as a bare
+// "Internal server error (request <id>)" (never the driver's message, a stack or a server path).
+import { randomUUID } from "node:crypto";
+import { DomainError, UNSTORABLE_TEXT_MESSAGE, type DomainErrorCode } from "@paravt/shared";
+import { databaseRefusal, RateLimitExceededError } from "@paravt/shared/server";
 import { TRPCError } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 
@@ -22,8 +25,34 @@ export const HTTP_STATUS: Record<DomainErrorCode, number> = {
   UNAUTHORIZED: 401,
 };
 
+/**
+ * What the database refused of a request, as the domain error it means: a row gone by the time it
+ * was written (404), a unique key taken (409), a reference to nothing or a value Postgres cannot
+ * store (422 on REST). Services check what they can first and say it better; this covers races
+ * and values no schema bounds. The messages are ours: the driver's quotes values and columns.
+ */
+export function refusalAsDomainError(err: unknown): DomainError | null {
+  const refusal = databaseRefusal(err);
+  switch (refusal?.kind) {
+    case "missing":
+      return new DomainError("NOT_FOUND", "Not found (it may have just been deleted)");
+    case "unique":
+      return new DomainError("CONFLICT", "This conflicts with an existing one (a name, path or id already in use)");
+    case "reference":
+      return new DomainError("VALIDATION", "This refers to something that does not exist (or no longer does)");
+    case "value":
+      return new DomainError(
+        "VALIDATION",
+        refusal.text ? UNSTORABLE_TEXT_MESSAGE : "A value is out of the range the database stores",
+      );
+    default:
+      return null;
+  }
+}
+
 export function toTRPCError(err: unknown): TRPCError | null {
-  const cause = err instanceof TRPCError ? err.cause : err;
+  const thrown = err instanceof TRPCError ? err.cause : err;
+  const cause = thrown instanceof DomainError ? thrown : (refusalAsDomainError(thrown) ?? thrown);
   if (cause instanceof DomainError) {
     return new TRPCError({ code: CODE[cause.code], message: cause.message, cause });
   }
@@ -31,6 +60,26 @@ export function toTRPCError(err: unknown): TRPCError | null {
     return new TRPCError({ code: "TOO_MANY_REQUESTS", message: cause.message, cause });
   }
   return null;
+}
+
+const incidents = new WeakMap<object, string>();
+
+/**
+ * The request id of an unexpected error, logged (once per error, with its cause and stack) the
+ * first time it is asked for. The caller is told only the id; the log has the rest.
+ */
+export function reportIncident(error: unknown, where: string): string {
+  const known = error !== null && typeof error === "object" ? incidents.get(error) : undefined;
+  if (known) return known;
+  const id = randomUUID().slice(0, 8);
+  if (error !== null && typeof error === "object") incidents.set(error, id);
+  console.error(`[request ${id}] ${where} failed:`, error instanceof TRPCError ? (error.cause ?? error) : error);
+  return id;
+}
+
+/** What a caller is told about an unexpected error. */
+export function internalErrorMessage(requestId: string): string {
+  return `Internal server error (request ${requestId})`;
 }
 
 /** A zod error of the procedure's input (tRPC wraps it as BAD_REQUEST with the ZodError as cause). */

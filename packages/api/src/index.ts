@@ -5,4 +5,4 @@ export * as restVideos from "./rest/videos";
 export * as restReviews from "./rest/reviews";
 // The REST API (/api/v1) and its OpenAPI document, generated from the procedures' meta.openapi.
 export { buildOpenApiDocument, handleRestRequest, openApiDocument, OPENAPI_PATH, REST_BASE } from "./openapi";
-export { retryAfterSeconds } from "./errors";
+export { reportIncident, retryAfterSeconds } from "./errors";

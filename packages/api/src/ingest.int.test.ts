@@ -221,7 +221,8 @@ describe("ingest router", () => {
     expect(e!.turns[0]!.toolCalls[0]!.subAgentOutput).toBe("saw \\u0000");
     const row = await db().episode.findFirstOrThrow({ where: { runId: run.id }, include: { sample: true } });
     expect(row.sample).toMatchObject({ key: "q\\u0000", question: "Which\\ud800?" });
-    expect((row.details as { ingested: boolean; sanitized: { escapedCount: number } }).sanitized.escapedCount).toBe(3);
+    // The raw text and the sub-agent output; the final text is the last turn's, stored once (in the turn).
+    expect((row.details as { ingested: boolean; sanitized: { escapedCount: number } }).sanitized.escapedCount).toBe(2);
     const done = await fx.asEditor.ingest.setStatus({ projectId, runId: run.id, status: "FAILED", error: "oom\u0000" });
     expect(done.error).toBe("oom\\u0000");
   });

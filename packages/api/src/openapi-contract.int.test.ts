@@ -4,7 +4,9 @@
 //   - a token with exactly the operation's scope, of the right project: 2xx, and the body is what
 //     the document says (its response schema, date-time strings included);
 //   - no token, or an unknown one: 401;
-//   - a token one scope short (READ for writes, WRITE-only for launches): 403;
+//   - a token with every scope EXCEPT the operation's: 403 naming the missing scope (scopes do not
+//     include each other); the fixture's scope is the one the operation declares (x-token-scope,
+//     from the procedure's meta.scope), so the docs, the check and this test agree;
 //   - a token of another project: 403;
 //   - invalid parameters or body: 422 (a documented status for byte streams);
 //   - an unknown id in the path: 404.
@@ -13,15 +15,17 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { TokenScope } from "@paravt/db";
+import { TOKEN_SCOPES } from "@paravt/shared";
 import { evals, projectAccess, queue, tokens } from "@paravt/shared/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildOpenApiDocument, handleRestRequest } from "./openapi";
+import { buildOpenApiDocument, handleRestRequest, TOKEN_SCOPE_FIELD } from "./openapi";
 import { buildRequest, documentedOperations, ORIGIN, send, type DocumentedOperation } from "./openapi-contract/http";
+import { loadFixtures } from "./openapi-contract/load-fixtures";
 import { schemaProblems } from "./openapi-contract/schema-check";
-import type { FixtureTable, OperationFixture, RestRequest } from "./openapi-contract/types";
+import type { OperationFixture, RestRequest } from "./openapi-contract/types";
 import { createWorld, type World } from "./openapi-contract/world";
+import { scopeDescription } from "./trpc";
 
 const scratch = path.join(os.tmpdir(), `paravt-openapi-${process.pid}`);
 process.env.REDIS_PREFIX = `paravt-test-openapi-${process.pid}`;
@@ -29,29 +33,14 @@ process.env.MEDIA_ROOTS = path.join(scratch, "media");
 process.env.DATA_DIR = path.join(scratch, "data");
 fs.mkdirSync(process.env.MEDIA_ROOTS, { recursive: true });
 
-async function loadFixtures(): Promise<FixtureTable> {
-  const dir = fileURLToPath(new URL("./openapi-contract/fixtures", import.meta.url));
-  const table: FixtureTable = {};
-  for (const file of fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith(".ts"))
-    .sort()) {
-    const mod = (await import(path.join(dir, file))) as { fixtures?: FixtureTable };
-    if (!mod.fixtures) throw new Error(`openapi-contract/fixtures/${file} exports no \`fixtures\` table`);
-    for (const [operationId, fixture] of Object.entries(mod.fixtures)) {
-      if (table[operationId]) throw new Error(`Two fixtures for ${operationId} (second in ${file})`);
-      table[operationId] = fixture;
-    }
-  }
-  return table;
-}
-
 const doc = buildOpenApiDocument();
 const operations = documentedOperations(doc);
 const fixtures = await loadFixtures();
 
 let w: World;
 let tokenOf: Record<TokenScope | "other", string>;
+/** Per scope, a token holding every scope but that one. */
+let allBut: Record<TokenScope, string>;
 
 beforeAll(async () => {
   w = await createWorld();
@@ -72,7 +61,12 @@ beforeAll(async () => {
     READ: await make(w.ownerAccess, ["READ"]),
     WRITE: await make(w.ownerAccess, ["WRITE"]),
     LAUNCH: await make(w.ownerAccess, ["LAUNCH"]),
-    other: await make(otherAccess, ["READ", "WRITE", "LAUNCH"]),
+    other: await make(otherAccess, [...TOKEN_SCOPES]),
+  };
+  allBut = {
+    READ: await make(w.ownerAccess, ["WRITE", "LAUNCH"]),
+    WRITE: await make(w.ownerAccess, ["READ", "LAUNCH"]),
+    LAUNCH: await make(w.ownerAccess, ["READ", "WRITE"]),
   };
 });
 
@@ -100,9 +94,6 @@ function expectDocumented(op: DocumentedOperation, res: { status: number; body: 
   const schema = responseSchema(op, res.status);
   if (schema !== undefined) expect(schemaProblems(schema, res.body, doc)).toEqual([]);
 }
-
-/** The scope one step below the operation's: the token that must be refused. */
-const SCOPE_BELOW: Record<TokenScope, TokenScope | null> = { READ: null, WRITE: "READ", LAUNCH: "WRITE" };
 
 describe("the OpenAPI document", () => {
   it("is served at /api/v1/openapi.json with a bearer security scheme", async () => {
@@ -143,16 +134,57 @@ describe("the OpenAPI document", () => {
       expect(op.protected, op.operationId).toBe(true);
     }
   });
+
+  it("names each operation's token scope, and its fixture tests that very scope", () => {
+    const problems: string[] = [];
+    for (const op of operations) {
+      const scope = op.operation[TOKEN_SCOPE_FIELD] as TokenScope | "ANY" | undefined;
+      if (!scope) {
+        problems.push(`${op.operationId}: no ${TOKEN_SCOPE_FIELD}`);
+        continue;
+      }
+      if (!String(op.operation.description).startsWith(scopeDescription(scope))) {
+        problems.push(`${op.operationId}: the description does not start with "${scopeDescription(scope)}"`);
+      }
+      const fx = fixtures[op.operationId];
+      if (fx && fx.scope !== scope) problems.push(`${op.operationId}: fixture scope ${fx.scope}, declared ${scope}`);
+    }
+    expect(problems).toEqual([]);
+  });
 });
 
 function contract(op: DocumentedOperation, fx: OperationFixture) {
-  it(`answers 2xx to a ${fx.scope} token of the project`, async () => {
-    const res = await call(op, await fx.valid(w), tokenOf[fx.scope]);
-    expect(res.status, JSON.stringify(res.body)).toBeGreaterThanOrEqual(200);
-    expect(res.status).toBeLessThan(300);
-    expectDocumented(op, res);
-    await fx.check?.(res.body, w);
-  });
+  const scope = fx.scope;
+  /** The token the other cases use: exactly the operation's scope (READ where any token will do). */
+  const own = () => tokenOf[scope === "ANY" ? "READ" : scope];
+
+  if (scope === "ANY") {
+    it("answers 2xx to a token of any single scope", async () => {
+      for (const s of TOKEN_SCOPES) {
+        const res = await call(op, await fx.valid(w), tokenOf[s]);
+        expect(res.status, `${s}: ${JSON.stringify(res.body)}`).toBeGreaterThanOrEqual(200);
+        expect(res.status).toBeLessThan(300);
+        expectDocumented(op, res);
+        await fx.check?.(res.body, w);
+      }
+    });
+  } else {
+    it(`answers 2xx to a ${scope} token of the project`, async () => {
+      const res = await call(op, await fx.valid(w), tokenOf[scope]);
+      expect(res.status, JSON.stringify(res.body)).toBeGreaterThanOrEqual(200);
+      expect(res.status).toBeLessThan(300);
+      expectDocumented(op, res);
+      await fx.check?.(res.body, w);
+    });
+
+    const others = TOKEN_SCOPES.filter((s) => s !== scope).join("+");
+    it(`answers 403 naming ${scope} to a ${others} token (every scope but ${scope})`, async () => {
+      const res = await call(op, await fx.valid(w), allBut[scope]);
+      expect(res.status, JSON.stringify(res.body)).toBe(403);
+      expect(JSON.stringify(res.body)).toContain(`This API token lacks the ${scope} scope`);
+      expectDocumented(op, res);
+    });
+  }
 
   it("answers 401 without a token and with an unknown one", async () => {
     for (const token of [null, "pvt_not-a-real-token"]) {
@@ -161,15 +193,6 @@ function contract(op: DocumentedOperation, fx: OperationFixture) {
       expectDocumented(op, res);
     }
   });
-
-  const below = SCOPE_BELOW[fx.scope];
-  if (below) {
-    it(`answers 403 to a ${below} token (it needs ${fx.scope})`, async () => {
-      const res = await call(op, await fx.valid(w), tokenOf[below]);
-      expect(res.status, JSON.stringify(res.body)).toBe(403);
-      expectDocumented(op, res);
-    });
-  }
 
   if (op.pathParams.includes("projectId")) {
     it("answers 403 to a token of another project", async () => {
@@ -184,7 +207,7 @@ function contract(op: DocumentedOperation, fx: OperationFixture) {
     const status = fx.invalidStatus ?? 422;
     it(`answers ${status} to invalid parameters or body`, async () => {
       expect(fx.invalid, `${op.operationId} takes input: its fixture needs an invalid request`).toBeDefined();
-      const res = await call(op, await fx.invalid!(w), tokenOf[fx.scope]);
+      const res = await call(op, await fx.invalid!(w), own());
       expect(res.status, JSON.stringify(res.body)).toBe(status);
       expectDocumented(op, res);
     });
@@ -195,7 +218,7 @@ function contract(op: DocumentedOperation, fx: OperationFixture) {
     it(`answers 404 for an unknown ${ids.join(" / ")}`, async () => {
       for (const param of ids) {
         const spec = await fx.valid(w);
-        const res = await call(op, { ...spec, path: { ...spec.path, [param]: `missing-${param}` } }, tokenOf[fx.scope]);
+        const res = await call(op, { ...spec, path: { ...spec.path, [param]: `missing-${param}` } }, own());
         expect(res.status, `${param}: ${JSON.stringify(res.body)}`).toBe(404);
         expectDocumented(op, res);
       }

@@ -11,6 +11,9 @@ import { createCaller } from "./root";
 import { callerFor, projectWithRoleCallers } from "./test-helpers";
 
 process.env.REDIS_PREFIX = `paravt-test-openapi-tokens-${process.pid}`;
+// The audit's ip is the address a trusted proxy reports (clientAddress): here one that appends
+// to X-Forwarded-For, so the right-most entry is the client.
+process.env.TRUSTED_PROXY_HEADER = "x-forwarded-for";
 
 afterEach(() => vi.restoreAllMocks());
 afterAll(() => tokens.settleTokenUses());
@@ -136,7 +139,8 @@ describe("audit log", () => {
     const rows = await db().tokenUse.findMany({ where: { tokenId: token.id }, orderBy: { at: "asc" } });
     expect(rows.map((r) => [r.method, r.path, r.status, r.ip]).sort()).toEqual(
       [
-        ["GET", `/api/v1/projects/${projectId}/runs`, 200, "203.0.113.7"],
+        // The proxy's entry, not what the client claimed before it.
+        ["GET", `/api/v1/projects/${projectId}/runs`, 200, "10.0.0.1"],
         ["GET", `/api/v1/projects/${projectId}/runs/missing-run`, 404, null],
         ["GET", `/api/v1/projects/${projectId}/runs`, 422, null],
         ["POST", `/api/v1/projects/${projectId}/runs/missing-run/cancel`, 403, null],
@@ -163,7 +167,8 @@ describe("audit log", () => {
   });
 
   it("records token calls that never reach a procedure: unknown path or method, a body that is not JSON", async () => {
-    const { projectId, token, secret } = await projectWithToken({ scopes: ["WRITE"] });
+    // READ for the routed GET below: scopes do not include each other.
+    const { projectId, token, secret } = await projectWithToken({ scopes: ["READ", "WRITE"] });
     expect((await rest("GET", `/projects/${projectId}/no-such-thing`, secret)).status).toBe(404);
     expect((await rest("DELETE", `/projects/${projectId}/runs`, secret)).status).toBe(404);
     const broken = await handleRestRequest(
@@ -251,7 +256,7 @@ describe("audit log", () => {
 
 describe("REST input conversion", () => {
   it("turns query strings into typed values for REST only: tRPC still refuses strings for numbers", async () => {
-    const { fx, projectId, secret } = await projectWithToken({ scopes: ["WRITE"] });
+    const { fx, projectId, secret } = await projectWithToken({ scopes: ["READ", "WRITE"] });
     const res = await rest("GET", `/projects/${projectId}/runs?limit=2&status=QUEUED`, secret);
     expect(res.status).toBe(200);
     // The REST call above must not have switched the shared schema to coercion.

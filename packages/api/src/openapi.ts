@@ -24,8 +24,11 @@ import { z } from "zod";
 import "zod-openapi"; // its GlobalMeta augmentation (`override`) for the date annotations
 import { tokens } from "@paravt/shared/server";
 import { createContext, type Context } from "./context";
-import { httpStatusOf, retryAfterSeconds } from "./errors";
+import { httpStatusOf, internalErrorMessage, reportIncident, retryAfterSeconds } from "./errors";
+import { refuseDeepJson, undecodableUrl } from "./rest/handler";
+import { UPLOAD_TOKEN_SCOPE } from "./rest/videos";
 import { appRouter } from "./root";
+import { scopeDescription, type Meta } from "./trpc";
 
 /** Where the REST API is mounted (apps/web/src/app/api/v1/[...path]/route.ts). */
 export const REST_BASE = "/api/v1";
@@ -190,6 +193,7 @@ function restView(router: AnyTRPCRouter): OpenApiRouter {
         let node = tree;
         for (const s of segments.slice(0, -1)) node = (node[s] ??= {}) as CallerTree;
         node[segments.at(-1)!] = (input: unknown) => {
+          refuseDeepJson(input);
           const fn = segments.reduce<unknown>((acc, s) => (acc as Record<string, unknown>)[s], real) as (
             i: unknown,
           ) => Promise<unknown>;
@@ -301,6 +305,8 @@ function errorResponse(status: string) {
 }
 
 type Operation = {
+  operationId: string;
+  description?: string;
   parameters?: { in: string }[];
   requestBody?: unknown;
   security?: unknown[];
@@ -326,6 +332,28 @@ function withErrorResponses(op: Operation, method: string): void {
   op.responses = Object.fromEntries([...success, ...statuses.map((s) => [s, errorResponse(s)] as const)]);
 }
 
+/**
+ * The operation's `x-token-scope` (what scripts and the contract test read) and the first sentence
+ * of its description, both from the procedure's declared `meta.scope` (src/trpc.ts).
+ */
+export const TOKEN_SCOPE_FIELD = "x-token-scope";
+
+function declaredScopes(router: AnyTRPCRouter): Map<string, NonNullable<Meta["scope"]>> {
+  const out = new Map<string, NonNullable<Meta["scope"]>>();
+  for (const [path, procedure] of openApiProcedures(router)) {
+    const meta = procedure._def.meta as Meta;
+    // assertScopesDeclared (createTRPCRouter) already refused a procedure without a scope.
+    if (meta.scope) out.set(meta.openapi?.operationId ?? path.replace(/\./g, "-"), meta.scope);
+  }
+  return out;
+}
+
+function withTokenScope(op: Operation, scope: Meta["scope"]): void {
+  if (!scope || scope === "PEOPLE") return;
+  op.description = [scopeDescription(scope), op.description].filter(Boolean).join(" ");
+  (op as Record<string, unknown>)[TOKEN_SCOPE_FIELD] = scope;
+}
+
 /** Byte-stream routes answer errors as `{ error }` (rest/handler.ts), not as tRPC error shapes. */
 const routeErrorSchema = {
   type: "object",
@@ -346,8 +374,9 @@ const uploadPath = {
     tags: ["videos"],
     summary: "Upload a video file as the raw request body (streamed to disk; the type is sniffed from its bytes)",
     description:
-      "Token scope: WRITE. Send the bytes as the body (any Content-Type) and the file name, URI-encoded, in " +
-      "X-File-Name. Larger than UPLOAD_MAX_BYTES: 413. Bytes that are not a video container: 415.",
+      `${scopeDescription(UPLOAD_TOKEN_SCOPE)} Send the bytes as the body (any Content-Type) and the file name, ` +
+      "URI-encoded, in X-File-Name. Larger than UPLOAD_MAX_BYTES: 413. Bytes that are not a video container: 415.",
+    [TOKEN_SCOPE_FIELD]: UPLOAD_TOKEN_SCOPE,
     security: [{ [SECURITY_SCHEME]: [] }],
     parameters: [
       { in: "path", name: "projectId", required: true, schema: { type: "string" } },
@@ -407,8 +436,10 @@ export function buildOpenApiDocument(router: AnyTRPCRouter = appRouter): OpenAPI
     description:
       "REST API for scripts, generated from the same zod schemas as the web app's tRPC API. Authenticate with a " +
       "project API token (Authorization: Bearer pvt_…, made by a project owner on the API tokens page); a signed-in " +
-      "browser session works too. A token acts within its own project, with at most its scopes (READ < WRITE; LAUNCH " +
-      "for job launches) and its creator's role, and at most its requests per minute (429 with Retry-After beyond). " +
+      "browser session works too. A token acts within its own project and needs the one scope each operation names " +
+      "(READ: read data, WRITE: write data and reviews, LAUNCH: launch jobs; scopes do not include each other, 403 " +
+      "naming the missing one), with at most its creator's role, and at most its requests per minute (429 with " +
+      "Retry-After beyond). " +
       "Query parameters are strings converted to the field's type; lists repeat the parameter (?names=a&names=b). " +
       "Dates are ISO 8601 strings. POST / PUT / PATCH bodies are JSON (Content-Type: application/json).",
     baseUrl: REST_BASE,
@@ -417,10 +448,13 @@ export function buildOpenApiDocument(router: AnyTRPCRouter = appRouter): OpenAPI
       [SECURITY_SCHEME]: { type: "http", scheme: "bearer", bearerFormat: "pvt_…", description: "A project API token" },
     },
   });
+  const scopes = declaredScopes(router);
   for (const item of Object.values(doc.paths ?? {})) {
     for (const method of ["get", "post", "put", "patch", "delete"] as const) {
       const op = (item as Record<string, Operation | undefined>)[method];
-      if (op) withErrorResponses(op, method);
+      if (!op) continue;
+      withErrorResponses(op, method);
+      withTokenScope(op, scopes.get(op.operationId));
     }
   }
   doc.paths = { ...doc.paths, "/projects/{projectId}/videos/upload": uploadPath as never };
@@ -468,31 +502,48 @@ export async function handleRestRequest(request: Request): Promise<Response> {
   if (request.method === "GET" && url.pathname.replace(/\/$/, "") === OPENAPI_PATH) {
     return Response.json(openApiDocument(), { headers: { "cache-control": "no-cache" } });
   }
-  const req = await withJsonBody(request);
   cachedView ??= restView(appRouter);
-  const rest = { method: req.method, path: url.pathname };
+  const view = cachedView;
+  const rest = { method: request.method, path: url.pathname };
   let ctx: Context | undefined;
-  const res = await createOpenApiFetchHandler({
-    endpoint: REST_BASE,
-    req,
-    router: cachedView,
-    createContext: async () => (ctx = await createContext({ headers: req.headers, rest })),
-    responseMeta: ({ errors }) => {
-      const error = errors[0] as TRPCError | undefined;
-      if (!error) return {};
-      const wait = retryAfterSeconds(error);
-      return { status: httpStatusOf(error, "rest"), ...(wait ? { headers: { "Retry-After": String(wait) } } : {}) };
-    },
-    onError: ({ error, path }) => {
-      // Expected errors (4xx) are answers, not incidents; log only the unexpected ones.
-      if (error.code === "INTERNAL_SERVER_ERROR")
-        console.error(`REST ${path ?? url.pathname} failed:`, error.cause ?? error);
-    },
-  });
-  if (!ctx?.request?.audited && req.headers.has("authorization")) {
+  let res: Response;
+  // Escapes that are not UTF-8 would reach the schemas as other text than was sent (rest/handler.ts).
+  const undecodable = undecodableUrl(url);
+  try {
+    if (undecodable) {
+      res = Response.json({ message: undecodable, code: "BAD_REQUEST" }, { status: 400 });
+    } else {
+      const req = await withJsonBody(request);
+      res = await createOpenApiFetchHandler({
+        endpoint: REST_BASE,
+        req,
+        router: view,
+        createContext: async () => (ctx = await createContext({ headers: req.headers, rest })),
+        responseMeta: ({ errors }) => {
+          const error = errors[0] as TRPCError | undefined;
+          if (!error) return {};
+          const wait = retryAfterSeconds(error);
+          return {
+            status: httpStatusOf(error, "rest"),
+            ...(wait ? { headers: { "Retry-After": String(wait) } } : {}),
+          };
+        },
+        onError: ({ error, path }) => {
+          // Expected errors (4xx) are answers, not incidents; the unexpected ones are logged with
+          // the request id their answer gives (errors.ts, the error formatter of trpc.ts).
+          if (error.code === "INTERNAL_SERVER_ERROR") reportIncident(error, `REST ${path ?? url.pathname}`);
+        },
+      });
+    }
+  } catch (err) {
+    // trpc-to-openapi answers whatever a procedure throws; this is what fails around it.
+    const message = internalErrorMessage(reportIncident(err, `REST ${url.pathname}`));
+    res = Response.json({ message, code: "INTERNAL_SERVER_ERROR" }, { status: 500 });
+  }
+  if (!ctx?.request?.audited && request.headers.has("authorization")) {
     // Auditing never changes the answer: a context that cannot be built (database down) is logged.
     try {
-      await auditUnroutedTokenCall(ctx ?? (await createContext({ headers: req.headers, rest })), res.status);
+      await auditUnroutedTokenCall(ctx ?? (await createContext({ headers: request.headers, rest })), res.status);
     } catch (err) {
       console.error(`REST ${url.pathname}: could not audit the call:`, err);
     }

@@ -1,10 +1,20 @@
 // Authentication through better-auth: email + password sign-up / sign-in, sessions stored in
 // Postgres (users / sessions / accounts / verifications tables of prisma/schema.prisma) and
 // carried in an httpOnly cookie. Server-only; the browser uses ./client.
-import { db, serverEnv } from "@paravt/shared/server";
+import { clientAddress, db, serverEnv } from "@paravt/shared/server";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { nextCookies } from "better-auth/next-js";
+import { signInLimit } from "./sign-in-limit";
+
+export { SIGN_IN_LIMITS } from "./sign-in-limit";
+
+/**
+ * The request header through which better-auth learns the client's address: `authHandler` sets
+ * it from `clientAddress()` (TRUSTED_PROXY_HEADER) and drops any value the client sent, so
+ * better-auth's own limiter and the sessions' `ipAddress` see the same address as everything else.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-paravt-client-address";
 
 function createAuth() {
   const env = serverEnv();
@@ -25,10 +35,16 @@ function createAuth() {
     advanced: {
       // Secure cookies need HTTPS; the demo runs on http://localhost.
       useSecureCookies: env.APP_URL.startsWith("https://"),
+      // better-auth would otherwise believe a single-value X-Forwarded-For from anyone. Without a
+      // trusted proxy header there is no address: IP tracking is off, so its limiter (production
+      // only) skips rather than putting every client in one shared bucket
+      // (dist/api/rate-limiter/index.mjs of better-auth 1.7.25); ours (signInLimit) counts per account.
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER], disableIpTracking: !env.TRUSTED_PROXY_HEADER },
     },
     telemetry: { enabled: false },
-    // Lets server actions set cookies; harmless for route handlers.
-    plugins: [nextCookies()],
+    // signInLimit: failed sign-ins per account and per address, in Redis (sign-in-limit.ts).
+    // nextCookies lets server actions set cookies (harmless for route handlers); it must be last.
+    plugins: [signInLimit(), nextCookies()],
   });
 }
 
@@ -40,6 +56,18 @@ const holder = globalThis as unknown as { __paravtAuth?: Auth };
 export function auth(): Auth {
   holder.__paravtAuth ??= createAuth();
   return holder.__paravtAuth;
+}
+
+/**
+ * better-auth's HTTP handler, for the `/api/auth/*` route: the request goes on with
+ * `CLIENT_ADDRESS_HEADER` set to `clientAddress()` (or absent), whatever the client sent in it.
+ */
+export function authHandler(req: Request): Promise<Response> {
+  const headers = new Headers(req.headers);
+  headers.delete(CLIENT_ADDRESS_HEADER);
+  const address = clientAddress(req.headers);
+  if (address) headers.set(CLIENT_ADDRESS_HEADER, address);
+  return auth().handler(new Request(req, { headers }));
 }
 
 export interface SessionUser {

@@ -7,7 +7,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Projects the caller can see (a token sees its own project only) */
+        /**
+         * Projects the caller can see (a token sees its own project only)
+         * @description Token scope: READ (read data).
+         */
         get: operations["projects-list"];
         put?: never;
         post?: never;
@@ -26,7 +29,7 @@ export interface paths {
         };
         /**
          * One project with the caller's role
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["projects-byId"];
         put?: never;
@@ -46,7 +49,7 @@ export interface paths {
         };
         /**
          * Members of the project (user ids for review assignees and mentions)
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["members-list"];
         put?: never;
@@ -66,7 +69,7 @@ export interface paths {
         };
         /**
          * Runs (jobs, trainings, evaluations) of the project, newest first
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["runs-list"];
         put?: never;
@@ -86,7 +89,7 @@ export interface paths {
         };
         /**
          * One run with its status and progress
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["runs-byId"];
         put?: never;
@@ -106,7 +109,7 @@ export interface paths {
         };
         /**
          * The metric series a run has (names, point counts, step extent)
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["runs-metricNames"];
         put?: never;
@@ -128,7 +131,7 @@ export interface paths {
         put?: never;
         /**
          * Metric series by step or wall time, optionally a zoom window, downsampled (min/max kept) to maxPoints
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         post: operations["runs-metrics"];
         delete?: never;
@@ -146,7 +149,7 @@ export interface paths {
         };
         /**
          * Every point of the chosen series as CSV or JSON, one page of steps per call
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["runs-metricsExport"];
         put?: never;
@@ -166,7 +169,7 @@ export interface paths {
         };
         /**
          * The rollouts an RL run kept of one step, with the nearest steps that have some
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["runs-stepRollouts"];
         put?: never;
@@ -188,9 +191,29 @@ export interface paths {
         put?: never;
         /**
          * Cancel a queued or running run
-         * @description Token scope: WRITE.
+         * @description Token scope: WRITE (write data and reviews), and the editor role.
          */
         post: operations["runs-cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/runs/{runId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a failed or cancelled evaluation or training run (only the missing work runs)
+         * @description Token scope: LAUNCH (launch jobs), and the editor role.
+         */
+        post: operations["runs-resume"];
         delete?: never;
         options?: never;
         head?: never;
@@ -206,7 +229,7 @@ export interface paths {
         };
         /**
          * Videos of the project, optionally filtered by name
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["videos-list"];
         put?: never;
@@ -226,7 +249,7 @@ export interface paths {
         };
         /**
          * One video with its probe metadata and status
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["videos-byId"];
         put?: never;
@@ -248,7 +271,7 @@ export interface paths {
         put?: never;
         /**
          * Register a video file on the server (path or file:// URI inside MEDIA_ROOTS) and probe it
-         * @description Token scope: WRITE.
+         * @description Token scope: WRITE (write data and reviews), and the editor role.
          */
         post: operations["videos-register"];
         delete?: never;
@@ -268,7 +291,7 @@ export interface paths {
         put?: never;
         /**
          * Render a synthetic demo video on a worker
-         * @description Token scope: LAUNCH (and the editor role).
+         * @description Token scope: LAUNCH (launch jobs), and the editor role.
          */
         post: operations["videos-createDemo"];
         delete?: never;
@@ -286,7 +309,7 @@ export interface paths {
         };
         /**
          * Datasets of the project
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["datasets-list"];
         put?: never;
@@ -306,7 +329,7 @@ export interface paths {
         };
         /**
          * One dataset (source, import report, counts by question type)
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["datasets-byId"];
         put?: never;
@@ -326,7 +349,7 @@ export interface paths {
         };
         /**
          * Samples of a dataset, one cursor page at a time
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["datasets-samples"];
         put?: never;
@@ -348,7 +371,7 @@ export interface paths {
         put?: never;
         /**
          * Render a needle suite on a worker and import it
-         * @description Token scope: LAUNCH (and the editor role).
+         * @description Token scope: LAUNCH (launch jobs), and the editor role.
          */
         post: operations["datasets-generateSuite"];
         delete?: never;
@@ -368,7 +391,7 @@ export interface paths {
         put?: never;
         /**
          * Import a suite directory on the server (inside MEDIA_ROOTS)
-         * @description Token scope: LAUNCH (and the editor role).
+         * @description Token scope: LAUNCH (launch jobs), and the editor role.
          */
         post: operations["datasets-importSuite"];
         delete?: never;
@@ -384,7 +407,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Benchmarks a local copy can be imported from, with their expected files */
+        /**
+         * Benchmarks a local copy can be imported from, with their expected files
+         * @description Token scope: READ (read data).
+         */
         get: operations["datasets-benchmarks"];
         put?: never;
         post?: never;
@@ -405,7 +431,7 @@ export interface paths {
         put?: never;
         /**
          * Import a local benchmark copy (inside MEDIA_ROOTS) as a dataset
-         * @description Token scope: LAUNCH (and the editor role).
+         * @description Token scope: LAUNCH (launch jobs), and the editor role.
          */
         post: operations["datasets-importBenchmark"];
         delete?: never;
@@ -425,7 +451,7 @@ export interface paths {
         put?: never;
         /**
          * Import a benchmark dataset again with its stored options
-         * @description Token scope: LAUNCH (and the editor role).
+         * @description Token scope: LAUNCH (launch jobs), and the editor role.
          */
         post: operations["datasets-reimportBenchmark"];
         delete?: never;
@@ -443,13 +469,13 @@ export interface paths {
         };
         /**
          * Models of the registry (API keys are never returned: hasApiKey only)
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["models-list"];
         put?: never;
         /**
          * Register a nano checkpoint, an OpenAI-compatible endpoint (apiKey is write-only) or an external model
-         * @description Token scope: WRITE.
+         * @description Token scope: WRITE (write data and reviews), and the editor role.
          */
         post: operations["models-create"];
         delete?: never;
@@ -470,14 +496,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a model
-         * @description Token scope: WRITE.
+         * @description Token scope: WRITE (write data and reviews), and the editor role.
          */
         delete: operations["models-delete"];
         options?: never;
         head?: never;
         /**
          * Rename a model or replace / remove its API key
-         * @description Token scope: WRITE.
+         * @description Token scope: WRITE (write data and reviews), and the editor role.
          */
         patch: operations["models-update"];
         trace?: never;
@@ -493,7 +519,7 @@ export interface paths {
         put?: never;
         /**
          * Probe an OpenAI-compatible endpoint: served models and context length, one image, several images, reasoning parser
-         * @description Token scope: WRITE. The result is also stored in the model's config as `probe`.
+         * @description Token scope: WRITE (write data and reviews), and the editor role. The result is also stored in the model's config as `probe`.
          */
         post: operations["models-probe"];
         delete?: never;
@@ -513,7 +539,7 @@ export interface paths {
         put?: never;
         /**
          * Launch cold-start SFT of ParaVT-nano on a needle suite
-         * @description Token scope: LAUNCH (and the editor role).
+         * @description Token scope: LAUNCH (launch jobs), and the editor role.
          */
         post: operations["training-launchSft"];
         delete?: never;
@@ -533,7 +559,7 @@ export interface paths {
         put?: never;
         /**
          * Launch PARA-GRPO / vanilla GRPO of ParaVT-nano on a needle suite
-         * @description Token scope: LAUNCH (and the editor role).
+         * @description Token scope: LAUNCH (launch jobs), and the editor role.
          */
         post: operations["training-launchRl"];
         delete?: never;
@@ -553,7 +579,7 @@ export interface paths {
         put?: never;
         /**
          * Launch models x datasets x prompt modes x K as one group of eval runs
-         * @description Token scope: LAUNCH (and the editor role).
+         * @description Token scope: LAUNCH (launch jobs), and the editor role.
          */
         post: operations["evals-launch"];
         delete?: never;
@@ -571,7 +597,7 @@ export interface paths {
         };
         /**
          * Recent evaluation groups with their runs, progress and summaries
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["evals-groups"];
         put?: never;
@@ -591,7 +617,7 @@ export interface paths {
         };
         /**
          * One evaluation group
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["evals-group"];
         put?: never;
@@ -611,7 +637,7 @@ export interface paths {
         };
         /**
          * An evaluation group as the paper's main table (benchmarks as columns, average), as CSV and Markdown
-         * @description Token scope: READ. Rows are (model, prompt mode, K); each column is a benchmark's headline figure (accuracy, or mIoU for temporal grounding) over answered samples; ERROR episodes are left out and named in the row's notes.
+         * @description Token scope: READ (read data). Rows are (model, prompt mode, K); each column is a benchmark's headline figure (accuracy, or mIoU for temporal grounding) over answered samples; ERROR episodes are left out and named in the row's notes.
          */
         get: operations["evals-table"];
         put?: never;
@@ -631,7 +657,7 @@ export interface paths {
         };
         /**
          * One eval run: settings and SPEC §5 summary
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["evals-byId"];
         put?: never;
@@ -651,7 +677,7 @@ export interface paths {
         };
         /**
          * Per-sample rows of an eval run, filtered, one cursor page at a time
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["evals-samples"];
         put?: never;
@@ -670,10 +696,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One episode's full trajectory: turns, raw text, tool calls with windows and outputs
-         * @description Token scope: READ.
+         * One episode's trajectory, a bounded page at a time: turns, raw text, tool calls with windows and outputs
+         * @description Token scope: READ (read data). Texts longer than 16 Ki characters are head + tail previews listed in the `clipped` field of the object that holds them (name -> full length; whole through GET …/episodes/{episodeId}/text). Turns and tool calls fill about 256 KB; `nextCursor` continues (a turn split across pages repeats its fields with its remaining calls).
          */
         get: operations["evals-episode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/episodes/{episodeId}/text": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One text of an episode, whole, in pages of at most 64 Ki characters
+         * @description Token scope: READ (read data). `field` of the episode (or its sample: question, answer, options, metadata), of turn `turn`, or of tool call `call` of turn `turn`; a JSON field's text is its JSON. Offsets and lengths count UTF-16 code units; follow `nextOffset` until it is null.
+         */
+        get: operations["evals-episodeText"];
         put?: never;
         post?: never;
         delete?: never;
@@ -691,7 +737,7 @@ export interface paths {
         };
         /**
          * Results matrix of a group or of chosen runs
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["evals-matrix"];
         put?: never;
@@ -713,7 +759,7 @@ export interface paths {
         put?: never;
         /**
          * Import one dataset's reference evaluator output (SPEC §6) as a run
-         * @description Token scope: WRITE.
+         * @description Token scope: WRITE (write data and reviews), and the editor role.
          */
         post: operations["evals-importReference"];
         delete?: never;
@@ -731,7 +777,7 @@ export interface paths {
         };
         /**
          * The project's failure taxonomy
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["reviews-tags"];
         put?: never;
@@ -751,13 +797,13 @@ export interface paths {
         };
         /**
          * Review queues with progress
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["reviews-queues"];
         put?: never;
         /**
          * Build a review queue from one run's episodes by a filter
-         * @description Token scope: WRITE.
+         * @description Token scope: WRITE (write data and reviews), and the editor role.
          */
         post: operations["reviews-createQueue"];
         delete?: never;
@@ -775,7 +821,7 @@ export interface paths {
         };
         /**
          * One review queue with its items
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["reviews-queue"];
         put?: never;
@@ -795,7 +841,7 @@ export interface paths {
         };
         /**
          * The review of one episode: status, assignee, tags, comments
-         * @description Token scope: READ.
+         * @description Token scope: READ (read data).
          */
         get: operations["reviews-review"];
         put?: never;
@@ -805,7 +851,7 @@ export interface paths {
         head?: never;
         /**
          * Set an episode's review status and / or assignee
-         * @description Token scope: WRITE.
+         * @description Token scope: WRITE (write data and reviews), and the editor role.
          */
         patch: operations["reviews-update"];
         trace?: never;
@@ -820,7 +866,7 @@ export interface paths {
         get?: never;
         /**
          * Add (on: true) or remove (on: false) a failure tag on an episode
-         * @description Token scope: WRITE.
+         * @description Token scope: WRITE (write data and reviews), and the editor role.
          */
         put: operations["reviews-setTag"];
         post?: never;
@@ -841,7 +887,7 @@ export interface paths {
         put?: never;
         /**
          * Comment on an episode, optionally pinned to a video time, with @-mentions
-         * @description Token scope: WRITE.
+         * @description Token scope: WRITE (write data and reviews), and the editor role.
          */
         post: operations["reviews-comment"];
         delete?: never;
@@ -862,14 +908,14 @@ export interface paths {
         post?: never;
         /**
          * Delete a comment: your own, or anyone's as a project owner
-         * @description Token scope: WRITE.
+         * @description Token scope: WRITE (write data and reviews), and the editor role.
          */
         delete: operations["reviews-deleteComment"];
         options?: never;
         head?: never;
         /**
          * Edit your own comment (its video pin stays; mentions are replaced)
-         * @description Token scope: WRITE. Only the comment's author may edit it (403 otherwise).
+         * @description Token scope: WRITE (write data and reviews), and the editor role. Only the comment's author may edit it (403 otherwise).
          */
         patch: operations["reviews-editComment"];
         trace?: never;
@@ -881,7 +927,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller: user, and the token's project and scopes */
+        /**
+         * The caller: user, and the token's project and scopes
+         * @description Any API token (no scope needed).
+         */
         get: operations["ingest-whoami"];
         put?: never;
         post?: never;
@@ -900,7 +949,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an external run (idempotent by clientId) */
+        /**
+         * Create an external run (idempotent by clientId)
+         * @description Token scope: WRITE (write data and reviews), and the editor role.
+         */
         post: operations["ingest-createRun"];
         delete?: never;
         options?: never;
@@ -917,7 +969,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Report an external run's status */
+        /**
+         * Report an external run's status
+         * @description Token scope: WRITE (write data and reviews), and the editor role.
+         */
         post: operations["ingest-setStatus"];
         delete?: never;
         options?: never;
@@ -934,7 +989,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a batch of metric steps (status per item; a retried batch stores nothing twice) */
+        /**
+         * Add a batch of metric steps (status per item; a retried batch stores nothing twice)
+         * @description Token scope: WRITE (write data and reviews), and the editor role.
+         */
         post: operations["ingest-metrics"];
         delete?: never;
         options?: never;
@@ -951,7 +1009,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a batch of rollouts with full trajectories (status per item; idempotent by id) */
+        /**
+         * Add a batch of rollouts with full trajectories (status per item; idempotent by id)
+         * @description Token scope: WRITE (write data and reviews), and the editor role.
+         */
         post: operations["ingest-rollouts"];
         delete?: never;
         options?: never;
@@ -966,7 +1027,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A page of a run's episodes with full trajectories */
+        /**
+         * A page of a run's episodes with full trajectories
+         * @description Token scope: READ (read data).
+         */
         get: operations["ingest-episodes"];
         put?: never;
         post?: never;
@@ -987,7 +1051,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a video file as the raw request body (streamed to disk; the type is sniffed from its bytes)
-         * @description Token scope: WRITE. Send the bytes as the body (any Content-Type) and the file name, URI-encoded, in X-File-Name. Larger than UPLOAD_MAX_BYTES: 413. Bytes that are not a video container: 415.
+         * @description Token scope: WRITE (write data and reviews), and the editor role. Send the bytes as the body (any Content-Type) and the file name, URI-encoded, in X-File-Name. Larger than UPLOAD_MAX_BYTES: 413. Bytes that are not a video container: 415.
          */
         post: operations["videos-upload"];
         delete?: never;
@@ -1876,6 +1940,129 @@ export interface operations {
         };
     };
     "runs-cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        kind: "sft" | "rl" | "eval" | "import" | "job";
+                        jobName: string;
+                        name: string;
+                        /** @enum {string} */
+                        status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+                        progress: number;
+                        message: string | null;
+                        error: string | null;
+                        attempts: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        startedAt: string | null;
+                        finishedAt: string | null;
+                        createdBy: string | null;
+                    };
+                };
+            };
+            /** @description The body is not valid JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with what exists (e.g. a model name or video path already in the project) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A body that is not sent as application/json (a POST without a body counts as {}) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "runs-resume": {
         parameters: {
             query?: never;
             header?: never;
@@ -3668,6 +3855,11 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     apiKey?: string | null;
+                    limits?: {
+                        firstByteTimeoutS?: number;
+                        totalTimeoutS?: number;
+                        retries?: number;
+                    };
                 };
             };
         };
@@ -5181,7 +5373,9 @@ export interface operations {
     };
     "evals-episode": {
         parameters: {
-            query?: never;
+            query?: {
+                cursor?: string;
+            };
             header?: never;
             path: {
                 projectId: string;
@@ -5214,6 +5408,10 @@ export interface operations {
                             videoId: string | null;
                             metadata: {
                                 [key: string]: unknown;
+                            };
+                            /** @description Fields given as a preview: name -> full length; the full text via GET …/episodes/{episodeId}/text */
+                            clipped?: {
+                                [key: string]: number;
                             };
                         };
                         rolloutIndex: number;
@@ -5255,10 +5453,117 @@ export interface operations {
                                 error: string | null;
                                 durationMs: number | null;
                                 details: unknown;
+                                /** @description Fields given as a preview: name -> full length; the full text via GET …/episodes/{episodeId}/text */
+                                clipped?: {
+                                    [key: string]: number;
+                                };
                             }[];
+                            /** @description Fields given as a preview: name -> full length; the full text via GET …/episodes/{episodeId}/text */
+                            clipped?: {
+                                [key: string]: number;
+                            };
                         }[];
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description Fields given as a preview: name -> full length; the full text via GET …/episodes/{episodeId}/text */
+                        clipped?: {
+                            [key: string]: number;
+                        };
+                        turnCount: number;
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "evals-episodeText": {
+        parameters: {
+            query: {
+                field: "finalText" | "prediction" | "error" | "details" | "timings" | "tokenCounts" | "question" | "answer" | "options" | "metadata" | "rawText" | "forcedPrefix" | "parsedCalls" | "parseIssues" | "name" | "arguments" | "subAgentOutput";
+                turn?: number;
+                call?: number;
+                offset?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                episodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        field: string;
+                        turn: number | null;
+                        call: number | null;
+                        offset: number;
+                        length: number;
+                        text: string;
+                        nextOffset: number | null;
                     };
                 };
             };
@@ -7710,6 +8015,10 @@ export interface operations {
                                 metadata: {
                                     [key: string]: unknown;
                                 };
+                                /** @description Fields given as a preview: name -> full length; the full text via GET …/episodes/{episodeId}/text */
+                                clipped?: {
+                                    [key: string]: number;
+                                };
                             };
                             rolloutIndex: number;
                             k: number;
@@ -7750,10 +8059,24 @@ export interface operations {
                                     error: string | null;
                                     durationMs: number | null;
                                     details: unknown;
+                                    /** @description Fields given as a preview: name -> full length; the full text via GET …/episodes/{episodeId}/text */
+                                    clipped?: {
+                                        [key: string]: number;
+                                    };
                                 }[];
+                                /** @description Fields given as a preview: name -> full length; the full text via GET …/episodes/{episodeId}/text */
+                                clipped?: {
+                                    [key: string]: number;
+                                };
                             }[];
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description Fields given as a preview: name -> full length; the full text via GET …/episodes/{episodeId}/text */
+                            clipped?: {
+                                [key: string]: number;
+                            };
+                            turnCount: number;
+                            nextCursor: string | null;
                         }[];
                         nextCursor: string | null;
                     };

@@ -201,6 +201,8 @@ export interface TrainSftOptions {
   /** A checkpoint directory to continue from (same config, data, seed and AdamW settings). */
   resumeFrom?: string;
   onStep?: (m: StepMetrics) => void | Promise<void>;
+  /** After each checkpoint is complete on disk (a worker commits it once its step is stored). */
+  onCheckpoint?: (dir: string, step: number) => void | Promise<void>;
 }
 
 export interface TrainSftResult {
@@ -453,6 +455,7 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
       { overwrite: true },
     );
     checkpoints.push(dir);
+    await o.onCheckpoint?.(dir, step);
   };
   if (o.outDir) await mkdir(o.outDir, { recursive: true });
 

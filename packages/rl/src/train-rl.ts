@@ -131,6 +131,11 @@ export interface TrainRlOptions {
   tokenizer?: Tokenizer;
   /** Checkpoints go to outDir/step-NNNNNN, the reference weights to outDir/reference. */
   outDir?: string;
+  /**
+   * Where the frozen reference weights go instead of outDir/reference: a worker writes
+   * checkpoints into a per-attempt staging folder but keeps one reference per run.
+   */
+  referenceDir?: string;
   /** A checkpoint directory of this run to continue from. */
   resumeFrom?: string;
   /** Frames (default: exact decoding, `videoFrameSampler({ maxErrorS: 0 })`). */
@@ -334,7 +339,7 @@ export async function trainRl(o: TrainRlOptions): Promise<TrainRlResult> {
   if (outDir) {
     await mkdir(outDir, { recursive: true });
     if (!referenceDir) {
-      referenceDir = join(outDir, REFERENCE_DIR);
+      referenceDir = o.referenceDir ?? join(outDir, REFERENCE_DIR);
       await saveCheckpoint(
         referenceDir,
         {

@@ -74,7 +74,7 @@ function loadSample(sampleId: string) {
  * shard goes on. Cancellation is seen between samples (the row) and during one (run events abort
  * the episode, which is then not stored).
  */
-export const handleEvalShard: JobHandler<"eval.shard"> = async ({ runId, shard, from, to }) => {
+export const handleEvalShard: JobHandler<"eval.shard"> = async ({ runId, shard, from, to }, ctx) => {
   const run = await db().run.findUnique({ where: { id: runId } });
   if (!run) throw new SkipJobError(`run ${runId} no longer exists`);
   const cfg = evals.evalSettings(run);
@@ -94,6 +94,11 @@ export const handleEvalShard: JobHandler<"eval.shard"> = async ({ runId, shard, 
   });
   const controller = new AbortController();
   const stopListening = await abortOnStop(run.projectId, runId, controller);
+  // This worker lost the shard's lock: the worker that took it over skips what is stored, so
+  // this one stops rather than evaluating the same samples twice.
+  const onLockLost = () => controller.abort(ctx.signal.reason);
+  if (ctx.signal.aborted) onLockLost();
+  else ctx.signal.addEventListener("abort", onLockLost, { once: true });
   let evaluated = 0;
   let errors = 0;
   try {
@@ -124,6 +129,7 @@ export const handleEvalShard: JobHandler<"eval.shard"> = async ({ runId, shard, 
       await evals.reportStoredProgress(runId, cfg.sampleIds.length);
     }
   } finally {
+    ctx.signal.removeEventListener("abort", onLockLost);
     await stopListening();
     await engine.close().catch(() => undefined);
   }

@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,7 +10,7 @@ import { z } from "zod";
 import { toResult } from "../eval-sample";
 import { PermanentJobError, SkipJobError, type JobHandler, type RunContext } from "../job-context";
 import type { RlChildMessage, RlChildOptions, RolloutSample } from "../rl-child";
-import { latestCheckpoint, runTrainingChild } from "../training-child";
+import { commitCheckpoint, latestCheckpoint, prepareStaging, RunLostError, runTrainingChild } from "../training-child";
 
 const CHILD = fileURLToPath(new URL("../rl-child.ts", import.meta.url));
 /** The committed default checkpoint of @paravt/nano (packages/nano/checkpoints/default). */
@@ -104,10 +105,11 @@ async function storeSamples(
  */
 function trainInChild(
   options: RlChildOptions,
-  run: { id: string; datasetId: string; modelId: string | null; steps: number },
+  run: { id: string; datasetId: string; modelId: string | null; steps: number; dir: string },
   ctx: RunContext,
 ): Promise<{ checkpoints: string[]; step: number; last: { reward: number } | null }> {
   let last: { reward: number } | null = null;
+  const checkpoints: string[] = [];
   return runTrainingChild<RlChildMessage, { checkpoints: string[]; step: number; last: { reward: number } | null }>(
     CHILD,
     options,
@@ -143,9 +145,14 @@ function trainInChild(
         await metrics.recordStep(run.id, msg.metrics.step, summaryMetrics(msg.metrics, "val_"));
         return;
       }
-      if (msg.type === "done") return { done: { checkpoints: msg.checkpoints, step: msg.step, last } };
+      if (msg.type === "checkpoint") {
+        checkpoints.push(await commitCheckpoint(run.dir, msg.dir, () => ctx.ownsRun()));
+        return;
+      }
+      if (msg.type === "done") return { done: { checkpoints, step: msg.step, last } };
       return { fail: msg.permanent ? new PermanentJobError(msg.message) : new Error(msg.message) };
     },
+    ctx.signal,
   );
 }
 
@@ -174,25 +181,30 @@ export const handleTrainRl: JobHandler<"train.rl"> = async ({ runId }, ctx) => {
   if (!dataset || typeof dir !== "string") throw new PermanentJobError("The dataset is gone or has no suite directory");
 
   const outDir = path.join(serverEnv().DATA_DIR, "checkpoints", runId);
+  // Committed checkpoints only (training-child.ts): each one's step is stored.
   const resumeFrom = await latestCheckpoint(outDir, {
     maxStep: (await metrics.lastStoredStep(runId)) ?? 0,
     requiredFile: RL_STATE_FILE,
   });
+  const staging = await prepareStaging(outDir);
   await ctx.progress(0.01, resumeFrom ? `Resuming from ${path.basename(resumeFrom)}` : "Loading the model and data");
   const result = await trainInChild(
     {
       suiteDir: dir,
       config,
       initialCheckpoint: cfg.initialCheckpoint ?? DEFAULT_CHECKPOINT,
-      outDir,
+      outDir: staging,
+      referenceDir: path.join(outDir, "reference"),
       ...(resumeFrom ? { resumeFrom } : {}),
       sampleRollouts: SAMPLE_ROLLOUTS,
     },
-    { id: runId, datasetId: cfg.datasetId, modelId: cfg.modelId ?? null, steps: cfg.steps },
+    { id: runId, datasetId: cfg.datasetId, modelId: cfg.modelId ?? null, steps: cfg.steps, dir: outDir },
     ctx,
   );
+  await fs.rm(staging, { recursive: true, force: true });
   const final = result.checkpoints.at(-1) ?? (await latestCheckpoint(outDir, { requiredFile: RL_STATE_FILE }));
   if (!final) throw new Error("training finished without writing a checkpoint");
+  if (!(await ctx.ownsRun())) throw new RunLostError("Another delivery owns this run now: model not registered");
   const modelConfig = {
     checkpoint: final,
     runId,

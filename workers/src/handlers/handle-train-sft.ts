@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { NANO_PRESETS, sftRunConfig } from "@paravt/shared";
@@ -5,7 +6,7 @@ import { db, metrics, serverEnv } from "@paravt/shared/server";
 import { z } from "zod";
 import { PermanentJobError, SkipJobError, type JobHandler, type RunContext } from "../job-context";
 import type { SftChildMessage, SftChildOptions } from "../sft-child";
-import { latestCheckpoint, runTrainingChild } from "../training-child";
+import { commitCheckpoint, latestCheckpoint, prepareStaging, RunLostError, runTrainingChild } from "../training-child";
 
 const CHILD = fileURLToPath(new URL("../sft-child.ts", import.meta.url));
 
@@ -18,8 +19,10 @@ const CHILD = fileURLToPath(new URL("../sft-child.ts", import.meta.url));
 function trainInChild(
   options: SftChildOptions,
   runId: string,
+  runDir: string,
   ctx: RunContext,
 ): Promise<{ checkpoints: string[]; lastLoss: number | null }> {
+  const checkpoints: string[] = [];
   return runTrainingChild<SftChildMessage, { checkpoints: string[]; lastLoss: number | null }>(
     CHILD,
     options,
@@ -40,9 +43,14 @@ function trainInChild(
         );
         return;
       }
-      if (msg.type === "done") return { done: { checkpoints: msg.checkpoints, lastLoss: msg.lastLoss } };
+      if (msg.type === "checkpoint") {
+        checkpoints.push(await commitCheckpoint(runDir, msg.dir, () => ctx.ownsRun()));
+        return;
+      }
+      if (msg.type === "done") return { done: { checkpoints, lastLoss: msg.lastLoss } };
       return { fail: msg.permanent ? new PermanentJobError(msg.message) : new Error(msg.message) };
     },
+    ctx.signal,
   );
 }
 
@@ -63,8 +71,9 @@ export const handleTrainSft: JobHandler<"train.sft"> = async ({ runId }, ctx) =>
   if (!dataset || typeof dir !== "string") throw new PermanentJobError("The dataset is gone or has no suite directory");
 
   const outDir = path.join(serverEnv().DATA_DIR, "checkpoints", runId);
-  // Not past the last step the database holds (a checkpoint can be saved before its step's metrics).
+  // Committed checkpoints only (training-child.ts): each one's step is stored.
   const resumeFrom = await latestCheckpoint(outDir, { maxStep: (await metrics.lastStoredStep(runId)) ?? 0 });
+  const staging = await prepareStaging(outDir);
   await ctx.progress(0.01, resumeFrom ? `Resuming from ${path.basename(resumeFrom)}` : "Loading data and frames");
   const result = await trainInChild(
     {
@@ -75,14 +84,17 @@ export const handleTrainSft: JobHandler<"train.sft"> = async ({ runId }, ctx) =>
       lr: cfg.lr,
       seed: cfg.seed,
       checkpointEvery: cfg.checkpointEvery,
-      outDir,
+      outDir: staging,
       ...(resumeFrom ? { resumeFrom } : {}),
     },
     runId,
+    outDir,
     ctx,
   );
+  await fs.rm(staging, { recursive: true, force: true });
   const final = result.checkpoints.at(-1) ?? (await latestCheckpoint(outDir));
   if (!final) throw new Error("training finished without writing a checkpoint");
+  if (!(await ctx.ownsRun())) throw new RunLostError("Another delivery owns this run now: model not registered");
   const modelConfig = { checkpoint: final, runId, preset: cfg.preset, datasetId: cfg.datasetId };
   await db().model.upsert({
     where: { projectId_name: { projectId: run.projectId, name: run.name } },

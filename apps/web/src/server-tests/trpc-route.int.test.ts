@@ -41,13 +41,17 @@ describe("tRPC route", () => {
     );
     expect(launch.status).toBe(403);
 
-    const bad = await POST(
+    // Creating a project is for signed-in people (scope PEOPLE): a token is refused outright.
+    const create = await POST(
       new Request(`${BASE}/projects.create`, {
         method: "POST",
         headers: { ...auth, "content-type": "application/json" },
-        body: JSON.stringify({ json: { name: 42 } }),
+        body: JSON.stringify({ json: { name: "by a token" } }),
       }),
     );
+    expect(create.status).toBe(403);
+
+    const bad = await GET(new Request(`${BASE}/projects.byId?input=${input({ projectId: 42 })}`, { headers: auth }));
     expect(bad.status).toBe(400);
     expect(JSON.stringify(await bad.json())).toMatch(/expected string/i);
   });

@@ -19,10 +19,11 @@ export interface RestRequest {
 
 export interface OperationFixture {
   /**
-   * The least token scope that may call it. The success case uses a token with exactly this
-   * scope; WRITE operations are refused to a READ token, LAUNCH ones to a WRITE-only token.
+   * The scope the operation declares (its `x-token-scope`; the test fails when they differ). The
+   * success case uses a token with exactly this scope, and a token with every other scope is
+   * refused with 403. "ANY" (whoami): a token of each single scope succeeds.
    */
-  scope: TokenScope;
+  scope: TokenScope | "ANY";
   /** A request that succeeds (it may create, in the world's project, the rows it consumes). */
   valid: (w: World) => RestRequest | Promise<RestRequest>;
   /**

@@ -6,7 +6,7 @@ import { HttpError, restRoute } from "./handler";
 
 export const exportQueue = restRoute<{ projectId: string; queueId: string }>(
   async (req, ctx, { projectId, queueId }) => {
-    const access = await projectAccess(ctx.principal, projectId);
+    const access = await projectAccess(ctx.principal, projectId, "READ");
     const format = reviewExportFormatSchema.safeParse(new URL(req.url).searchParams.get("format") ?? "csv");
     if (!format.success) throw new HttpError(400, 'format must be "csv" or "json"');
     const data = await reviewExport.collectQueueExport(access, queueId);

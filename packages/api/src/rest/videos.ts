@@ -4,6 +4,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { assertCan, projectAccess, serverEnv, sniffVideoType, SNIFF_BYTES, videos } from "@paravt/shared/server";
+import type { TokenScope } from "@paravt/db";
 import { FrameCache, framesAt, isVideoError } from "@paravt/video";
 import { z } from "zod";
 import { HttpError, restRoute } from "./handler";
@@ -17,13 +18,16 @@ const fileName = z
   // Control characters and path separators never reach the disk or the UI.
   .transform((n) => [...n].map((c) => (c.charCodeAt(0) < 0x20 || c === "/" || c === "\\" ? "_" : c)).join(""));
 
+/** The scope a token needs to upload (also the upload's line in the OpenAPI document). */
+export const UPLOAD_TOKEN_SCOPE = "WRITE" satisfies TokenScope;
+
 /**
  * POST the raw file as the body (not multipart: the bytes stream straight to disk), with the
  * original name in `X-File-Name` (URI-encoded). The type is sniffed from the bytes; the size
  * limit is enforced while streaming, so an oversized body is cut off without being stored.
  */
 export const uploadVideo = restRoute<{ projectId: string }>(async (req, ctx, { projectId }) => {
-  const access = await projectAccess(ctx.principal, projectId);
+  const access = await projectAccess(ctx.principal, projectId, UPLOAD_TOKEN_SCOPE);
   assertCan(access, "videos.upload");
   const limit = serverEnv().UPLOAD_MAX_BYTES;
   const declared = Number(req.headers.get("content-length") ?? Number.NaN);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, projectRef } from "./common";
+import { dbInt, id, pageLimit, projectRef } from "./common";
 
 export const QUESTION_TYPES = ["mcq", "tvg", "oe"] as const;
 export const questionTypeSchema = z.enum(QUESTION_TYPES);
@@ -20,12 +20,7 @@ export type OptionStyle = z.infer<typeof optionStyleSchema>;
 export const generateSuiteInput = projectRef
   .extend({
     name: datasetName,
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .default(1),
+    seed: dbInt.min(0).default(1),
     count: z.number().int().min(1, "At least one video").max(200, "At most 200 videos per suite").default(5),
     minMinutes: z.number().min(1).max(30).default(1),
     maxMinutes: z.number().min(1).max(30).default(3),
@@ -97,7 +92,7 @@ export const datasetRefInput = projectRef.extend({ datasetId: id });
 export const sampleListInput = datasetRefInput.extend({
   questionType: questionTypeSchema.optional(),
   cursor: z.string().optional(),
-  limit: z.number().int().min(1).max(200).default(50),
+  limit: pageLimit(200, 50),
 });
 
 /** One row of a suite's "answerable from the overview" table (packages/suite manifest). */

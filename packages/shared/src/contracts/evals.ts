@@ -2,7 +2,7 @@
 // row, an episode transcript and the results matrix look like. Client-safe: the launch form
 // validates with the same schema and shows the same reasons as the API.
 import { z } from "zod";
-import { id, projectRef, storable } from "./common";
+import { dbInt, id, pageLimit, projectRef, storable } from "./common";
 import { questionTypeSchema } from "./datasets";
 import { MODEL_KINDS } from "./models";
 import { runOutput } from "./runs";
@@ -119,7 +119,7 @@ export const evalLaunchInput = projectRef
     ks: z.array(kValue).min(1, "Pick at least one K").max(8).superRefine(distinct("K values")),
     knobs: evalKnobs.prefault({}),
     /** Only the first N samples of each dataset (by sample key), e.g. for a smoke run. */
-    sampleLimit: z.number().int().min(1, "The sample limit must be at least 1").optional(),
+    sampleLimit: dbInt.min(1, "The sample limit must be at least 1").optional(),
     /** Only samples whose metadata.split equals this (e.g. "dev", "test"). */
     split: z.string().trim().min(1).max(100).optional(),
     /** Samples per shard job; shards are what workers pull in parallel and resume after a crash. */
@@ -281,7 +281,7 @@ export const evalLaunchOutput = z.object({
   runs: z.array(runOutput),
 });
 
-export const evalGroupListInput = projectRef.extend({ limit: z.number().int().min(1).max(100).default(20) });
+export const evalGroupListInput = projectRef.extend({ limit: pageLimit(100, 20) });
 export const evalGroupRefInput = projectRef.extend({ groupId: id });
 
 export const SAMPLE_OUTCOMES = ["correct", "wrong", "error"] as const;
@@ -298,8 +298,8 @@ export const evalSampleListInput = projectRef.extend({
   runId: id,
   outcome: z.enum(SAMPLE_OUTCOMES).optional(),
   questionType: questionTypeSchema.optional(),
-  minToolCalls: z.number().int().min(0).optional(),
-  maxToolCalls: z.number().int().min(0).optional(),
+  minToolCalls: dbInt.min(0).optional(),
+  maxToolCalls: dbInt.min(0).optional(),
   k: z.number().int().min(1).max(MAX_K).optional(),
   duration: durationCategorySchema.optional(),
   /** Only samples that flipped between `flippedAgainst` (the baseline run) and this run. */
@@ -307,7 +307,7 @@ export const evalSampleListInput = projectRef.extend({
   // Not `direction`: tRPC infinite queries add their own `direction` ("forward") to the input.
   flipDirection: flipDirectionSchema.optional(),
   cursor: z.string().optional(),
-  limit: z.number().int().min(1).max(200).default(50),
+  limit: pageLimit(200, 50),
 });
 export type EvalSampleListInput = z.infer<typeof evalSampleListInput>;
 
@@ -335,6 +335,110 @@ export const evalSamplePageOutput = z.object({ items: z.array(evalSampleRow), ne
 
 export const evalEpisodeRefInput = projectRef.extend({ episodeId: id });
 
+// ----- one episode, in bounded answers (issue 37 item 13) ------------------------------------------
+// A stored text may be 256 Ki characters and an episode has many of them, so the episode answer
+// carries previews (head and tail) of the long ones and a bounded share of its turns; the rest
+// comes page by page: `nextCursor` for turns and tool calls, `evals.episodeText` for full texts.
+
+/** Characters (UTF-16 code units) of a text in an episode answer; a longer one is a head + tail preview. */
+export const EPISODE_PREVIEW_CHARS = 16 * 1024;
+/**
+ * An episode answer stops adding turns and tool calls once its JSON would pass this many bytes; it
+ * always has at least one, so a page is at most this or the episode's fields with one turn (or call).
+ */
+export const EPISODE_PAGE_BYTES = 256 * 1024;
+/** The most characters one `evals.episodeText` answer carries. */
+export const EPISODE_TEXT_PAGE_CHARS = 64 * 1024;
+
+/**
+ * The fields `evals.episodeText` serves, by what they belong to: the episode (with its sample's
+ * question, answer, options and metadata), a turn, or a tool call of a turn. The text of a JSON
+ * field is its JSON.
+ */
+export const EPISODE_TEXT_FIELDS = {
+  episode: [
+    "finalText",
+    "prediction",
+    "error",
+    "details",
+    "timings",
+    "tokenCounts",
+    "question",
+    "answer",
+    "options",
+    "metadata",
+  ],
+  turn: ["rawText", "forcedPrefix", "parsedCalls", "parseIssues", "timings"],
+  call: ["name", "arguments", "subAgentOutput", "error", "details"],
+} as const;
+export type EpisodeTextField =
+  | (typeof EPISODE_TEXT_FIELDS.episode)[number]
+  | (typeof EPISODE_TEXT_FIELDS.turn)[number]
+  | (typeof EPISODE_TEXT_FIELDS.call)[number];
+const episodeTextFields = [
+  ...new Set<EpisodeTextField>([
+    ...EPISODE_TEXT_FIELDS.episode,
+    ...EPISODE_TEXT_FIELDS.turn,
+    ...EPISODE_TEXT_FIELDS.call,
+  ]),
+] as [EpisodeTextField, ...EpisodeTextField[]];
+
+/**
+ * Fields of the object that carries it whose value in this answer is a preview: field name ->
+ * full length (UTF-16 code units; of its JSON for a JSON field). Absent when nothing was clipped.
+ */
+const clippedFields = z
+  .record(z.string(), z.number().int().min(0))
+  .optional()
+  .describe("Fields given as a preview: name -> full length; the full text via GET …/episodes/{episodeId}/text");
+
+/** `<turn>.<call>`: the first turn and tool call of the page (nextCursor of the previous one). */
+const episodeCursor = z.string().regex(/^\d{1,6}\.\d{1,6}$/, "The cursor is the nextCursor of a previous page");
+
+export const evalEpisodeInput = evalEpisodeRefInput.extend({ cursor: episodeCursor.optional() });
+export type EvalEpisodeInput = z.infer<typeof evalEpisodeInput>;
+
+const MAX_TEXT_OFFSET = 2 ** 31 - 1;
+export const evalEpisodeTextInput = evalEpisodeRefInput
+  .extend({
+    field: z.enum(episodeTextFields),
+    /** The turn's index, for a turn's or a tool call's field. */
+    turn: z.number().int().min(0).max(100_000).optional(),
+    /** The tool call's index in its turn, for a tool call's field. */
+    call: z.number().int().min(0).max(100_000).optional(),
+    /** Where the page starts, in UTF-16 code units (what the lengths count). */
+    offset: z.number().int().min(0).max(MAX_TEXT_OFFSET).default(0),
+    limit: z.number().int().min(1).max(EPISODE_TEXT_PAGE_CHARS).default(EPISODE_TEXT_PAGE_CHARS),
+  })
+  .superRefine((v, ctx) => {
+    const level = v.call !== undefined ? "call" : v.turn !== undefined ? "turn" : "episode";
+    if (v.call !== undefined && v.turn === undefined) {
+      ctx.addIssue({ code: "custom", path: ["turn"], message: "A tool call is named by its turn and its index" });
+    } else if (!(EPISODE_TEXT_FIELDS[level] as readonly string[]).includes(v.field)) {
+      const where = { episode: "an episode (no turn, no call)", turn: "a turn", call: "a tool call" }[level];
+      ctx.addIssue({
+        code: "custom",
+        path: ["field"],
+        message: `${where} has no field "${v.field}"; it has ${EPISODE_TEXT_FIELDS[level].join(", ")}`,
+      });
+    }
+  });
+export type EvalEpisodeTextInput = z.infer<typeof evalEpisodeTextInput>;
+
+export const evalEpisodeTextOutput = z.object({
+  field: z.string(),
+  turn: z.number().int().nullable(),
+  call: z.number().int().nullable(),
+  offset: z.number().int(),
+  /** The whole text's length (UTF-16 code units). */
+  length: z.number().int(),
+  /** `limit` characters from `offset` (one fewer or more rather than split a surrogate pair). */
+  text: z.string(),
+  /** Where the next page starts; null at the end. */
+  nextOffset: z.number().int().nullable(),
+});
+export type EvalEpisodeTextOutput = z.infer<typeof evalEpisodeTextOutput>;
+
 const toolCallOutput = z.object({
   index: z.number().int(),
   name: z.string(),
@@ -348,6 +452,7 @@ const toolCallOutput = z.object({
   error: z.string().nullable(),
   durationMs: z.number().int().nullable(),
   details: z.unknown(),
+  clipped: clippedFields,
 });
 
 export const evalEpisodeOutput = z.object({
@@ -362,6 +467,7 @@ export const evalEpisodeOutput = z.object({
     questionType: questionTypeSchema,
     videoId: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
+    clipped: clippedFields,
   }),
   rolloutIndex: z.number().int(),
   k: z.number().int(),
@@ -389,11 +495,35 @@ export const evalEpisodeOutput = z.object({
       completionTokens: z.number().int().nullable(),
       timings: z.unknown(),
       toolCalls: z.array(toolCallOutput),
+      clipped: clippedFields,
     }),
   ),
   createdAt: z.date(),
+  clipped: clippedFields,
+  /** Turns stored; `turns` holds this page's share (a turn continued from the previous page repeats its fields, with its remaining calls). */
+  turnCount: z.number().int(),
+  /** The cursor of the next page of turns and tool calls; null when this page ends the episode. */
+  nextCursor: z.string().nullable(),
 });
 export type EvalEpisodeOutput = z.infer<typeof evalEpisodeOutput>;
+
+/**
+ * The pages of one episode as one: a turn split across pages is joined (its tool calls in order).
+ * The fields outside `turns` are the first page's (every page carries them).
+ */
+export function mergeEpisodePages(pages: readonly EvalEpisodeOutput[]): EvalEpisodeOutput {
+  const [first, ...rest] = pages;
+  if (!first) throw new Error("mergeEpisodePages needs at least one page");
+  const turns = first.turns.map((t) => ({ ...t, toolCalls: [...t.toolCalls] }));
+  for (const page of rest) {
+    for (const t of page.turns) {
+      const last = turns[turns.length - 1];
+      if (last && last.index === t.index) last.toolCalls.push(...t.toolCalls);
+      else turns.push({ ...t, toolCalls: [...t.toolCalls] });
+    }
+  }
+  return { ...first, turns, nextCursor: pages[pages.length - 1]!.nextCursor };
+}
 
 export const evalMatrixInput = projectRef
   .extend({ groupId: id.optional(), runIds: z.array(id).min(1).max(200).optional() })
@@ -577,7 +707,7 @@ export const evalFindSamplesInput = projectRef.extend({
   /** Part of the sample key or of the question, case-insensitive. */
   query: z.string().trim().max(200).default(""),
   datasetId: id.optional(),
-  limit: z.number().int().min(1).max(50).default(20),
+  limit: pageLimit(50, 20),
 });
 
 export const foundSampleOutput = z.object({

@@ -3,7 +3,7 @@
 // carries a client-supplied id, so a retried batch never stores anything twice; the answer has a
 // status per item. The JSON Lines form of the same items is documented in docs/ingestion-format.md.
 import { z } from "zod";
-import { id, projectRef, storable } from "./common";
+import { dbInt, id, pageLimit, projectRef, storable } from "./common";
 import { questionTypeSchema } from "./datasets";
 import { MAX_K } from "./evals";
 import { MAX_ROLLOUT_STEP, runOutput } from "./runs";
@@ -54,12 +54,10 @@ const metricName = z
   .max(100)
   .regex(/^[\w./:-]+$/, "Metric names use letters, digits and _ . / : -");
 
-/** Steps are int4 in Postgres. */
-const MAX_STEP = 2_147_483_647;
-
 export const metricItem = z.object({
   id: clientId,
-  step: z.number().int().min(0).max(MAX_STEP),
+  /** Steps are int4 in Postgres. */
+  step: dbInt.min(0),
   /** name -> value; non-finite values are refused per item. */
   values: z.record(metricName, z.number()),
   /** When the step happened (ISO 8601); the server's time otherwise. */
@@ -76,7 +74,7 @@ export const metricBatchInput = projectRef.extend({
 // ----- rollouts (trajectories in our schema) -------------------------------------------------------
 
 const toolCallItem = z.object({
-  index: z.number().int().min(0),
+  index: dbInt.min(0),
   name: z.string().max(100).default("crop_video"),
   arguments: z.record(z.string(), z.unknown()).default({}),
   /** The window of a crop call, seconds (SPEC §1.2). */
@@ -91,13 +89,13 @@ const toolCallItem = z.object({
 });
 
 const turnItem = z.object({
-  index: z.number().int().min(0),
+  index: dbInt.min(0),
   rawText: z.string().max(200_000),
   forcedPrefix: z.string().max(1000).nullable().default(null),
   forcedFinal: z.boolean().default(false),
   parseIssues: z.array(z.string().max(500)).max(50).default([]),
-  promptTokens: z.number().int().min(0).nullable().default(null),
-  completionTokens: z.number().int().min(0).nullable().default(null),
+  promptTokens: dbInt.min(0).nullable().default(null),
+  completionTokens: dbInt.min(0).nullable().default(null),
   toolCalls: z.array(toolCallItem).max(64).default([]),
 });
 
@@ -172,5 +170,5 @@ export type IngestBatchOutput = z.infer<typeof ingestBatchOutput>;
 export const episodeExportInput = projectRef.extend({
   runId: id,
   cursor: z.string().optional(),
-  limit: z.number().int().min(1).max(100).default(50),
+  limit: pageLimit(100, 50),
 });

@@ -14,23 +14,24 @@ const name = storable(z.string().trim().min(1, "Give the model a name").max(120)
  * existed get the defaults.
  */
 export const ENDPOINT_LIMIT_DEFAULTS = { firstByteTimeoutS: 120, totalTimeoutS: 600, retries: 2 } as const;
-export const endpointLimits = z.object({
+const limitFields = {
   firstByteTimeoutS: z
     .int("The first-byte timeout is a whole number of seconds")
     .min(1, "The first-byte timeout is at least 1 s")
-    .max(300, "The first-byte timeout is at most 300 s")
-    .default(ENDPOINT_LIMIT_DEFAULTS.firstByteTimeoutS),
+    .max(300, "The first-byte timeout is at most 300 s"),
   totalTimeoutS: z
     .int("The total timeout is a whole number of seconds")
     .min(1, "The total timeout is at least 1 s")
-    .max(3600, "The total timeout is at most 3600 s")
-    .default(ENDPOINT_LIMIT_DEFAULTS.totalTimeoutS),
-  retries: z
-    .int("Retries is a whole number")
-    .min(0, "Retries cannot be negative")
-    .max(10, "At most 10 retries")
-    .default(ENDPOINT_LIMIT_DEFAULTS.retries),
+    .max(3600, "The total timeout is at most 3600 s"),
+  retries: z.int("Retries is a whole number").min(0, "Retries cannot be negative").max(10, "At most 10 retries"),
+};
+export const endpointLimits = z.object({
+  firstByteTimeoutS: limitFields.firstByteTimeoutS.default(ENDPOINT_LIMIT_DEFAULTS.firstByteTimeoutS),
+  totalTimeoutS: limitFields.totalTimeoutS.default(ENDPOINT_LIMIT_DEFAULTS.totalTimeoutS),
+  retries: limitFields.retries.default(ENDPOINT_LIMIT_DEFAULTS.retries),
 });
+/** A change of some limits of a stored endpoint (the others keep their stored values). */
+export const endpointLimitsPatch = z.object(limitFields).partial();
 export type EndpointLimits = z.infer<typeof endpointLimits>;
 const firstByteWithinTotal = {
   check: (c: EndpointLimits) => c.firstByteTimeoutS <= c.totalTimeoutS,
@@ -74,6 +75,8 @@ export const modelUpdateInput = projectRef.extend({
   name: name.optional(),
   /** A new key replaces the stored one; null removes it. */
   apiKey: z.string().min(1).max(4096).nullable().optional(),
+  /** New timeouts / retries of an OpenAI-compatible endpoint; the ones left out are kept. */
+  limits: endpointLimitsPatch.optional(),
 });
 
 export const modelRefInput = projectRef.extend({ modelId: id });

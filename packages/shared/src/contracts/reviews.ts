@@ -2,7 +2,7 @@
 // filter, per-episode review state (status, assignee, tags of the project's failure taxonomy,
 // comments pinned to a video time), overview and export. Client-safe.
 import { z } from "zod";
-import { id, projectRef, storable } from "./common";
+import { id, pageLimit, projectRef, storable } from "./common";
 import { questionTypeSchema } from "./datasets";
 import { flipDirectionSchema, MAX_K } from "./evals";
 
@@ -148,7 +148,7 @@ export const reviewOverviewInput = projectRef.extend({
   status: reviewStatusSchema.optional(),
   /** A member id, or "me" for the caller. */
   assignee: z.union([id, z.literal("me")]).optional(),
-  limit: z.number().int().min(1).max(500).default(100),
+  limit: pageLimit(500, 100),
 });
 export type ReviewOverviewInput = z.infer<typeof reviewOverviewInput>;
 

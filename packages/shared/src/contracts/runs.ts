@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, projectRef } from "./common";
+import { DB_INT_MAX, DB_INT_MIN, dbInt, id, pageLimit, projectRef } from "./common";
 
 export const RUN_STATUSES = ["QUEUED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"] as const;
 export const runStatusSchema = z.enum(RUN_STATUSES);
@@ -10,7 +10,7 @@ export const TERMINAL_STATUSES: readonly RunStatus[] = ["SUCCEEDED", "FAILED", "
 
 export const runListInput = projectRef.extend({
   status: runStatusSchema.optional(),
-  limit: z.number().int().min(1).max(200).default(50),
+  limit: pageLimit(200, 50),
 });
 
 export const runRefInput = projectRef.extend({ runId: id });
@@ -63,9 +63,13 @@ const metricName = z.string().min(1).max(100);
 export const metricXSchema = z.enum(["step", "time"]);
 export type MetricX = z.infer<typeof metricXSchema>;
 
-/** A zoom window in x units (steps, or seconds since the first metric), both ends included. */
+/**
+ * A zoom window in x units (steps, or seconds since the first metric), both ends included. Steps
+ * are int4, and seconds within int4's range are 68 years, so both ends stay within it.
+ */
+const metricRangeEnd = z.number().finite().min(DB_INT_MIN).max(DB_INT_MAX);
 export const metricRangeSchema = z
-  .object({ from: z.number().finite(), to: z.number().finite() })
+  .object({ from: metricRangeEnd, to: metricRangeEnd })
   .refine((r) => r.from <= r.to, { message: "A zoom window needs from <= to" });
 
 export const metricQueryInput = projectRef.extend({
@@ -103,7 +107,7 @@ export const metricExportInput = projectRef.extend({
   names: z.array(metricName).min(1).max(64),
   format: z.enum(METRIC_EXPORT_FORMATS),
   /** Pagination by step: the page starts after this step (omit for the first page). */
-  afterStep: z.number().int().optional(),
+  afterStep: dbInt.optional(),
   /** Steps per page; every series' value at those steps is in the page. */
   limitSteps: z.number().int().min(1).max(20_000).default(5_000),
 });

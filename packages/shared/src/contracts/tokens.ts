@@ -1,8 +1,19 @@
 import { z } from "zod";
-import { id, projectRef, storable } from "./common";
+import { dbBigIntDigits, id, pageLimit, projectRef, storable } from "./common";
 
 export const TOKEN_SCOPES = ["READ", "WRITE", "LAUNCH"] as const;
 export const tokenScopeSchema = z.enum(TOKEN_SCOPES);
+
+/**
+ * What each scope lets a token do. Scopes do not include each other: every operation a token
+ * may call declares exactly one of them (`meta.scope` in packages/api/src/trpc.ts). One text for
+ * the tokens page, the REST document's operation descriptions and the 403 answers.
+ */
+export const TOKEN_SCOPE_MEANING = {
+  READ: "read data",
+  WRITE: "write data and reviews",
+  LAUNCH: "launch jobs",
+} as const satisfies Record<(typeof TOKEN_SCOPES)[number], string>;
 
 /** Requests per minute a new token may make unless its creator picks another limit. */
 export const DEFAULT_TOKEN_RATE_LIMIT = 600;
@@ -47,11 +58,8 @@ export const tokenAuditInput = projectRef.extend({
   /** Only this token's uses; all tokens of the project when absent. */
   tokenId: id.optional(),
   /** The `nextCursor` of the previous page. */
-  cursor: z
-    .string()
-    .regex(/^\d{1,19}$/, "cursor must be the nextCursor of a previous page")
-    .optional(),
-  limit: z.number().int().min(1).max(200).default(50),
+  cursor: dbBigIntDigits("cursor must be the nextCursor of a previous page").optional(),
+  limit: pageLimit(200, 50),
 });
 export type TokenAuditInput = z.infer<typeof tokenAuditInput>;
 
@@ -65,7 +73,7 @@ export const tokenUseOutput = z.object({
   path: z.string(),
   /** The HTTP status the caller got. */
   status: z.number().int(),
-  /** The first address of X-Forwarded-For, when a proxy set it. */
+  /** The client's address reported by the trusted proxy (TRUSTED_PROXY_HEADER), else null. */
   ip: z.string().nullable(),
 });
 export type TokenUseOutput = z.infer<typeof tokenUseOutput>;

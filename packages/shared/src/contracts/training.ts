@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, projectRef, storable } from "./common";
+import { dbInt, id, projectRef, storable } from "./common";
 
 /** Model sizes of ParaVT-nano offered in the UI (context 2048 fits every default-suite example). */
 export const NANO_PRESETS = {
@@ -16,12 +16,7 @@ export const sftLaunchInput = projectRef.extend({
   steps: z.number().int().min(1).max(100_000).default(200),
   batchSize: z.number().int().min(1).max(64).default(4),
   lr: z.number().positive().max(1).default(1e-3),
-  seed: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .default(1),
+  seed: dbInt.min(0).default(1),
   checkpointEvery: z.number().int().min(0).max(100_000).default(50),
 });
 export type SftLaunchInput = z.infer<typeof sftLaunchInput>;
@@ -66,8 +61,8 @@ export const rlOverrides = z
     behaviourCap: z.number().min(1, "the behaviour weight cap must be >= 1").optional(),
     gradClip: z.number().positive().optional(),
     microBatchSize: z.number().int().min(1).max(1024).optional(),
-    validateEvery: z.number().int().min(0).optional(),
-    validationSize: z.number().int().min(0).optional(),
+    validateEvery: dbInt.min(0).optional(),
+    validationSize: dbInt.min(0).optional(),
     formatWeight: z.number().min(0).max(100).optional(),
     anchorWeight: z.number().min(0).max(10).optional(),
   })
@@ -91,12 +86,7 @@ export const rlLaunchInput = projectRef.extend({
   preset: z.enum(RL_PRESET_NAMES).default("para-grpo"),
   steps: z.number().int().min(1, "at least 1 step").max(1_000_000).default(100),
   checkpointEvery: z.number().int().min(0).max(1_000_000).default(10),
-  seed: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31 - 1)
-    .default(1),
+  seed: dbInt.min(0).default(1),
   overrides: rlOverrides.default({}),
 });
 export type RlLaunchInput = z.infer<typeof rlLaunchInput>;

@@ -108,6 +108,16 @@ export type JobName = keyof typeof JOB_CATALOG;
 export type JobPayload<N extends JobName> = z.infer<(typeof JOB_CATALOG)[N]["payload"]>;
 export const JOB_NAMES = Object.keys(JOB_CATALOG) as JobName[];
 
+/**
+ * Jobs whose work survives a restart and can be resumed (services/run-recovery.ts): a retry of an
+ * evaluation skips stored samples, a training run continues from its last committed checkpoint.
+ */
+export const RESUMABLE_JOBS: readonly JobName[] = ["eval.run", "train.sft", "train.rl"];
+
+export function isResumableJob(jobName: string): boolean {
+  return (RESUMABLE_JOBS as readonly string[]).includes(jobName);
+}
+
 export function isJobName(name: string): name is JobName {
   return Object.hasOwn(JOB_CATALOG, name);
 }

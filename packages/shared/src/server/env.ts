@@ -66,6 +66,17 @@ const serverEnvSchema = z.object({
     .int()
     .positive()
     .default(4 * 1024 ** 3),
+  // The request header a reverse proxy in front of the web app sets to the client's address
+  // (e.g. x-forwarded-for or x-real-ip). Unset: no forwarded header is believed, because any
+  // client can send one (issue 37 item 10). Read by `clientAddress()` (client-address.ts).
+  TRUSTED_PROXY_HEADER: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9-]*$/, "TRUSTED_PROXY_HEADER must be one header name, e.g. x-forwarded-for or x-real-ip")
+    .refine((h) => h !== "forwarded", "TRUSTED_PROXY_HEADER cannot be Forwarded (RFC 7239 is not parsed)")
+    .optional()
+    .transform((h) => h || undefined),
 });
 
 export type ServerEnv = z.infer<typeof serverEnvSchema>;

@@ -2,8 +2,10 @@
 // tRPC routers, REST handlers and workers all call these; none of them talks to Prisma directly.
 export * from "./env";
 export * from "./db";
+export * from "./db-errors";
 export * from "./redis";
 export * from "./rate-limit";
+export * from "./client-address";
 export * from "./queues";
 export * from "./events";
 export * from "./crypto";
@@ -12,6 +14,7 @@ export * as projects from "./services/projects";
 export * as members from "./services/members";
 export * as tokens from "./services/tokens";
 export * as runs from "./services/runs";
+export * as runRecovery from "./services/run-recovery";
 export * as videos from "./services/videos";
 export * from "./media-paths";
 export * from "./checkpoint-paths";

@@ -62,6 +62,27 @@ export interface HitRateLimitOptions {
   client?: Redis;
 }
 
+function counterKey(key: string): string {
+  return `${serverEnv().REDIS_PREFIX}:ratelimit:${key}`;
+}
+
+/**
+ * Runs one Redis command with a bounded wait: refused at once on a connection that is
+ * reconnecting or closed (the command would sit in the offline queue), and after `timeoutMs`
+ * otherwise.
+ */
+async function bounded<T>(client: Redis, timeoutMs: number, command: () => Promise<T>): Promise<T> {
+  if (!USABLE.has(client.status)) throw new RateLimitUnavailableError(`Redis is not connected (${client.status})`);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new RateLimitUnavailableError(`Redis did not answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  return Promise.race([command(), timeout]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Counts one request of `key` and says whether it is within `limit` per window. Rejects with
  * `RateLimitUnavailableError` within `timeoutMs` when Redis cannot answer.
@@ -72,26 +93,34 @@ export async function hitRateLimit(
   opts: HitRateLimitOptions = {},
 ): Promise<RateLimitResult> {
   const { windowMs = RATE_LIMIT_WINDOW_MS, timeoutMs = RATE_LIMIT_TIMEOUT_MS, client = redis() } = opts;
-  // Reconnecting / closed: the command would sit in the offline queue; refuse now instead.
-  if (!USABLE.has(client.status)) throw new RateLimitUnavailableError(`Redis is not connected (${client.status})`);
-  const k = `${serverEnv().REDIS_PREFIX}:ratelimit:${key}`;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new RateLimitUnavailableError(`Redis did not answer within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-  });
-  const replies = await Promise.race([
+  const k = counterKey(key);
+  const replies = await bounded(client, timeoutMs, () =>
     client.multi().set(k, 0, "PX", windowMs, "NX").incr(k).pttl(k).exec(),
-    timeout,
-  ]).finally(() => clearTimeout(timer));
+  );
   if (!replies) throw new RateLimitUnavailableError("Redis aborted the rate-limit transaction");
   for (const [err] of replies) if (err) throw err;
   const count = Number(replies[1]![1]);
   const ttl = Number(replies[2]![1]);
   const msLeft = ttl > 0 ? ttl : windowMs;
   return { allowed: count <= limit, count, limit, retryAfterSeconds: Math.max(1, Math.ceil(msLeft / 1000)) };
+}
+
+// Decrements a counter that exists and is above zero; DECR keeps the key's expiry, so the
+// window still closes when it would have.
+const RELEASE_SCRIPT = `if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then return redis.call('DECR', KEYS[1]) end return 0`;
+
+/**
+ * Takes back one request `hitRateLimit` counted for `key` in the current window (never below
+ * zero). For limits of failures only (the sign-in limiter, packages/auth): an attempt is counted
+ * before it runs, so concurrent attempts cannot all pass one check, and released once it
+ * succeeded. Same bounded wait and errors as `hitRateLimit`.
+ */
+export async function releaseRateLimit(
+  key: string,
+  opts: Pick<HitRateLimitOptions, "timeoutMs" | "client"> = {},
+): Promise<void> {
+  const { timeoutMs = RATE_LIMIT_TIMEOUT_MS, client = redis() } = opts;
+  await bounded(client, timeoutMs, () => client.eval(RELEASE_SCRIPT, 1, counterKey(key)));
 }
 
 /** The key of an API token's per-minute counter. */

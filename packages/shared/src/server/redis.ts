@@ -7,7 +7,17 @@ import { serverEnv } from "./env";
  * `maxRetriesPerRequest: null` is what BullMQ requires for worker connections.
  */
 export function createRedis(opts: RedisOptions = {}): Redis {
-  return new Redis(serverEnv().REDIS_URL, { maxRetriesPerRequest: null, ...opts });
+  const client = new Redis(serverEnv().REDIS_URL, { maxRetriesPerRequest: null, ...opts });
+  // Without a listener ioredis prints "[ioredis] Unhandled error event" with a stack for every
+  // reconnect attempt while Redis is down; one line per connection every 10 s says the same.
+  let lastLogged = 0;
+  client.on("error", (err: Error) => {
+    const now = Date.now();
+    if (now - lastLogged < 10_000) return;
+    lastLogged = now;
+    console.warn(JSON.stringify({ t: new Date(now).toISOString(), msg: "redis unreachable", error: err.message }));
+  });
+  return client;
 }
 
 const holder = globalThis as unknown as { __paravtRedis?: Redis };

@@ -106,7 +106,7 @@ export function CompareTable({ projectId, columns }: { projectId: string; column
           <Row
             label="Turns"
             columns={columns}
-            cell={(c) => (c.episode ? <span className="tabular-nums">{c.episode.turns.length}</span> : dash)}
+            cell={(c) => (c.episode ? <span className="tabular-nums">{c.episode.turnCount}</span> : dash)}
           />
           <Row
             label="Final response"

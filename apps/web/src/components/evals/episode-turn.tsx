@@ -1,5 +1,6 @@
 import type { EvalEpisodeOutput } from "@paravt/shared";
 import { Badge } from "../ui/badge";
+import { ClippedText } from "./clipped-text";
 import { EpisodeCalls } from "./episode-calls";
 import { ms, stringList } from "./format";
 import { ProtocolText } from "./protocol-text";
@@ -19,6 +20,7 @@ function timingOf(timings: unknown): { latencyMs: number | null; finish: string 
 export function EpisodeTurn({
   turn,
   projectId,
+  episodeId,
   videoId,
   k,
   selectedWindow,
@@ -26,6 +28,7 @@ export function EpisodeTurn({
 }: {
   turn: Turn;
   projectId: string;
+  episodeId: string;
   videoId: string | null;
   k: number;
   /** In the viewer: the selected window (`<turn>.<call>`) and how to select one; else the full table. */
@@ -65,7 +68,13 @@ export function EpisodeTurn({
           ))}
         </ul>
       )}
-      <ProtocolText text={turn.rawText} forcedPrefix={turn.forcedPrefix} />
+      <ClippedText
+        textRef={{ projectId, episodeId, field: "rawText", turn: turn.index }}
+        text={turn.rawText}
+        length={turn.clipped?.rawText}
+      >
+        {(text) => <ProtocolText text={text} forcedPrefix={turn.forcedPrefix} />}
+      </ClippedText>
       {turn.toolCalls.length > 0 &&
         (onSelectCall ? (
           <EpisodeCalls

@@ -268,13 +268,17 @@ export function EpisodeViewer({
         aria-label="Transcript"
       >
         <h2 className="text-base font-semibold">
-          Transcript <span className="text-sm font-normal text-muted">({e.turns.length} turns)</span>
+          Transcript{" "}
+          <span className="text-sm font-normal text-muted">
+            ({e.turnCount} turns{e.nextCursor !== null ? `, ${e.turns.length} loaded so far` : ""})
+          </span>
         </h2>
         {e.turns.map((t) => (
           <EpisodeTurn
             key={t.index}
             turn={t}
             projectId={projectId}
+            episodeId={e.id}
             videoId={e.sample.videoId}
             k={e.k}
             // Only the turns holding the old or new selection re-render (EpisodeTurn is memoized).
@@ -282,7 +286,7 @@ export function EpisodeViewer({
             onSelectCall={onSelectCall}
           />
         ))}
-        {e.turns.length === 0 && (
+        {e.turnCount === 0 && (
           <p className="rounded-lg border border-dashed border-line p-6 text-center text-sm text-muted">
             No turns were stored{e.status === "ERROR" ? " (the episode failed before the model answered)" : ""}.
           </p>

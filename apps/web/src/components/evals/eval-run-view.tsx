@@ -6,6 +6,7 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { errorMessage, useTRPC } from "@/trpc/client";
 import { timeAgo } from "../format";
 import { LiveBadge } from "../live-badge";
+import { ResumeRunButton } from "@/components/runs/resume-run-button";
 import { Alert } from "../ui/alert";
 import { Badge, StatusBadge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -133,6 +134,7 @@ export function EvalRunView({
               Cancel
             </Button>
           )}
+          {canCancel && <ResumeRunButton projectId={projectId} run={r} />}
         </div>
       </div>
       <p className="text-xs text-muted">

@@ -8,6 +8,7 @@ import { useProject } from "@/lib/use-project";
 import { errorMessage, useTRPC } from "@/trpc/client";
 import { EpisodeViewer, type EpisodeViewerControl } from "../evals/episode-viewer";
 import { OutcomeBadge } from "../evals/episode-overview";
+import { useEpisode } from "../evals/use-episode";
 import { LiveBadge } from "../live-badge";
 import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
@@ -80,11 +81,7 @@ export function QueueView({ queueId }: { queueId: string }) {
   const items = queue.data?.items ?? [];
   const index = itemIndex(params.get("item"), items.length);
   const item = items[index];
-  const episode = useQuery({
-    ...trpc.evals.episode.queryOptions({ projectId, episodeId: item?.episodeId ?? "" }),
-    enabled: item !== undefined,
-    staleTime: Infinity,
-  });
+  const episode = useEpisode(projectId, item?.episodeId ?? null);
   const videoId = episode.data?.sample.videoId ?? null;
   const video = useQuery({
     ...trpc.videos.byId.queryOptions({ projectId, videoId: videoId ?? "" }),

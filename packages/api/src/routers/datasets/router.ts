@@ -17,12 +17,12 @@ const launched = z.object({ dataset: datasetOutput, runId: z.string() });
 export const datasetsRouter = createTRPCRouter({
   list: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/datasets",
         tags: ["datasets"],
         summary: "Datasets of the project",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -30,12 +30,12 @@ export const datasetsRouter = createTRPCRouter({
     .query(({ ctx }) => datasets.listDatasets(ctx.access)),
   byId: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/datasets/{datasetId}",
         tags: ["datasets"],
         summary: "One dataset (source, import report, counts by question type)",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -44,12 +44,12 @@ export const datasetsRouter = createTRPCRouter({
     .query(({ ctx, input }) => datasets.getDataset(ctx.access, input.datasetId)),
   samples: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/datasets/{datasetId}/samples",
         tags: ["datasets"],
         summary: "Samples of a dataset, one cursor page at a time",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -59,12 +59,12 @@ export const datasetsRouter = createTRPCRouter({
   /** Renders a needle suite on a worker and imports it (videos probed, samples created). */
   generateSuite: projectEditorProcedure
     .meta({
+      scope: "LAUNCH",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/datasets/generate-suite",
         tags: ["datasets"],
         summary: "Render a needle suite on a worker and import it",
-        description: "Token scope: LAUNCH (and the editor role).",
         protect: true,
       },
     })
@@ -77,12 +77,12 @@ export const datasetsRouter = createTRPCRouter({
   /** Imports a suite directory already on the server (inside MEDIA_ROOTS). */
   importSuite: projectEditorProcedure
     .meta({
+      scope: "LAUNCH",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/datasets/import-suite",
         tags: ["datasets"],
         summary: "Import a suite directory on the server (inside MEDIA_ROOTS)",
-        description: "Token scope: LAUNCH (and the editor role).",
         protect: true,
       },
     })
@@ -95,6 +95,7 @@ export const datasetsRouter = createTRPCRouter({
   /** The benchmarks a local copy can be imported from (registry of @paravt/benchmarks), for the form. */
   benchmarks: protectedProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/benchmarks",
@@ -108,12 +109,12 @@ export const datasetsRouter = createTRPCRouter({
   /** Imports a local benchmark copy (inside MEDIA_ROOTS) as a new dataset; the report lands in `source`. */
   importBenchmark: projectEditorProcedure
     .meta({
+      scope: "LAUNCH",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/datasets/import-benchmark",
         tags: ["datasets"],
         summary: "Import a local benchmark copy (inside MEDIA_ROOTS) as a dataset",
-        description: "Token scope: LAUNCH (and the editor role).",
         protect: true,
       },
     })
@@ -126,12 +127,12 @@ export const datasetsRouter = createTRPCRouter({
   /** Imports a benchmark dataset again with its stored options (updates samples, duplicates nothing). */
   reimportBenchmark: projectEditorProcedure
     .meta({
+      scope: "LAUNCH",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/datasets/{datasetId}/reimport",
         tags: ["datasets"],
         summary: "Import a benchmark dataset again with its stored options",
-        description: "Token scope: LAUNCH (and the editor role).",
         protect: true,
       },
     })

@@ -1,4 +1,7 @@
 import {
+  EPISODE_PAGE_BYTES,
+  EPISODE_PREVIEW_CHARS,
+  EPISODE_TEXT_PAGE_CHARS,
   evalCompareInput,
   evalCompareOutput,
   evalCompareRunInput,
@@ -8,7 +11,9 @@ import {
   evalRunOnOutput,
   evalRunsOnInput,
   foundSampleOutput,
-  evalEpisodeRefInput,
+  evalEpisodeInput,
+  evalEpisodeTextInput,
+  evalEpisodeTextOutput,
   evalGroupListInput,
   evalGroupOutput,
   evalGroupRefInput,
@@ -32,12 +37,12 @@ export const evalsRouter = createTRPCRouter({
   /** Runs models x datasets x modes x K as one group of eval runs (sharded BullMQ flows). */
   launch: projectEditorProcedure
     .meta({
+      scope: "LAUNCH",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/evals",
         tags: ["evals"],
         summary: "Launch models x datasets x prompt modes x K as one group of eval runs",
-        description: "Token scope: LAUNCH (and the editor role).",
         protect: true,
       },
     })
@@ -51,12 +56,12 @@ export const evalsRouter = createTRPCRouter({
   /** Recent evaluation groups with their runs, progress and summaries. */
   groups: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/evals/groups",
         tags: ["evals"],
         summary: "Recent evaluation groups with their runs, progress and summaries",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -65,12 +70,12 @@ export const evalsRouter = createTRPCRouter({
     .query(({ ctx, input }) => evals.listGroups(ctx.access, input)),
   group: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/evals/groups/{groupId}",
         tags: ["evals"],
         summary: "One evaluation group",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -83,13 +88,14 @@ export const evalsRouter = createTRPCRouter({
    */
   table: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/evals/groups/{groupId}/table",
         tags: ["evals"],
         summary: "An evaluation group as the paper's main table (benchmarks as columns, average), as CSV and Markdown",
         description:
-          "Token scope: READ. Rows are (model, prompt mode, K); each column is a benchmark's headline figure " +
+          "Rows are (model, prompt mode, K); each column is a benchmark's headline figure " +
           "(accuracy, or mIoU for temporal grounding) over answered samples; ERROR episodes are left out and named in the row's notes.",
         protect: true,
       },
@@ -100,12 +106,12 @@ export const evalsRouter = createTRPCRouter({
   /** One run: settings and SPEC §5 summary (live while it runs). */
   byId: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/evals/runs/{runId}",
         tags: ["evals"],
         summary: "One eval run: settings and SPEC §5 summary",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -115,12 +121,12 @@ export const evalsRouter = createTRPCRouter({
   /** Per-sample rows of a run, filtered (outcome, tool calls, K, duration group), each naming its episode. */
   samples: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/evals/runs/{runId}/samples",
         tags: ["evals"],
         summary: "Per-sample rows of an eval run, filtered, one cursor page at a time",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -130,30 +136,58 @@ export const evalsRouter = createTRPCRouter({
       const { projectId: _projectId, ...filters } = input;
       return evals.listSamples(ctx.access, filters);
     }),
-  /** One episode's full transcript: turns, raw text, tool calls with windows and outputs. */
+  /** One episode's transcript, a bounded page at a time (texts as previews, `nextCursor` for more turns). */
   episode: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/episodes/{episodeId}",
         tags: ["evals"],
-        summary: "One episode's full trajectory: turns, raw text, tool calls with windows and outputs",
-        description: "Token scope: READ.",
+        summary:
+          "One episode's trajectory, a bounded page at a time: turns, raw text, tool calls with windows and outputs",
+        description:
+          `Texts longer than ${EPISODE_PREVIEW_CHARS / 1024} Ki characters are head + tail previews listed in the ` +
+          "`clipped` field of the object that holds them (name -> full length; whole through GET …/episodes/{episodeId}/text). " +
+          `Turns and tool calls fill about ${EPISODE_PAGE_BYTES / 1024} KB; \`nextCursor\` continues (a turn split ` +
+          "across pages repeats its fields with its remaining calls).",
         protect: true,
       },
     })
-    .input(evalEpisodeRefInput)
+    .input(evalEpisodeInput)
     .output(evalEpisodeOutput)
-    .query(({ ctx, input }) => evals.getEpisode(ctx.access, input.episodeId)),
+    .query(({ ctx, input }) => evals.getEpisode(ctx.access, input.episodeId, { cursor: input.cursor })),
+  /** One stored text of an episode, whole, page by page (what the episode answer gives as a preview). */
+  episodeText: projectProcedure
+    .meta({
+      scope: "READ",
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/episodes/{episodeId}/text",
+        tags: ["evals"],
+        summary: `One text of an episode, whole, in pages of at most ${EPISODE_TEXT_PAGE_CHARS / 1024} Ki characters`,
+        description:
+          "`field` of the episode (or its sample: question, answer, options, metadata), of turn `turn`, or of tool call " +
+          "`call` of turn `turn`; a JSON field's text is its JSON. Offsets and lengths count UTF-16 code units; " +
+          "follow `nextOffset` until it is null.",
+        protect: true,
+      },
+    })
+    .input(evalEpisodeTextInput)
+    .output(evalEpisodeTextOutput)
+    .query(({ ctx, input }) => {
+      const { projectId: _projectId, ...ref } = input;
+      return evals.getEpisodeText(ctx.access, ref);
+    }),
   /** Results matrix of a group (or of chosen runs): models x datasets, with-tool and no-tool rows. */
   matrix: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/evals/matrix",
         tags: ["evals"],
         summary: "Results matrix of a group or of chosen runs",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -168,12 +202,12 @@ export const evalsRouter = createTRPCRouter({
   /** Imports one dataset's reference evaluator output (SPEC §6) as a run. */
   importReference: projectEditorProcedure
     .meta({
+      scope: "WRITE",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/evals/import-reference",
         tags: ["evals"],
         summary: "Import one dataset's reference evaluator output (SPEC §6) as a run",
-        description: "Token scope: WRITE.",
         protect: true,
       },
     })
@@ -185,11 +219,13 @@ export const evalsRouter = createTRPCRouter({
     }),
   /** Side by side (issue 8): the sample and, per run, its episode on it with answer, latency, tool calls. */
   compare: projectProcedure
+    .meta({ scope: "READ" })
     .input(evalCompareInput)
     .output(evalCompareOutput)
     .query(({ ctx, input }) => evalsCompare.compareSample(ctx.access, input)),
   /** Runs one sample (or a video and one's own question) now on 2–4 models: one eval run each. */
   compareRun: projectEditorProcedure
+    .meta({ scope: "LAUNCH" })
     .input(evalCompareRunInput)
     .output(evalCompareRunOutput)
     .mutation(({ ctx, input }) => {
@@ -199,6 +235,7 @@ export const evalsRouter = createTRPCRouter({
     }),
   /** Eval runs on a dataset (or on a sample's dataset, with the sample's episode in each). */
   runsOn: projectProcedure
+    .meta({ scope: "READ" })
     .input(evalRunsOnInput)
     .output(z.array(evalRunOnOutput))
     .query(({ ctx, input }) =>
@@ -209,6 +246,7 @@ export const evalsRouter = createTRPCRouter({
     ),
   /** Samples of the project by key or question text (the comparison page's sample search). */
   findSamples: projectProcedure
+    .meta({ scope: "READ" })
     .input(evalFindSamplesInput)
     .output(z.array(foundSampleOutput))
     .query(({ ctx, input }) => evalsCompare.findSamples(ctx.access, input)),

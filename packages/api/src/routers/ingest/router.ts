@@ -1,6 +1,8 @@
 // Ingestion of external runs and bulk export for scripts (issue 11). An external trainer (a
-// WRITE token) creates its run, streams metrics and rollouts in idempotent batches with a status
-// per item, and reports the run's status; `episodes` pages out full trajectories of any run.
+// WRITE token: ingesting is writing data, it starts no job here) creates its run, streams metrics
+// and rollouts in idempotent batches with a status per item, and reports the run's status;
+// `episodes` (READ) pages out full trajectories of any run; `whoami` answers any token, so a
+// script checks its token and learns its project and scopes whatever scopes it holds.
 import {
   episodeExportInput,
   evalEpisodeOutput,
@@ -22,6 +24,7 @@ export const ingestRouter = createTRPCRouter({
   /** Who the caller is: a script checks its token (and learns its project) before it starts. */
   whoami: protectedProcedure
     .meta({
+      scope: "ANY",
       openapi: {
         method: "GET",
         path: "/whoami",
@@ -48,6 +51,7 @@ export const ingestRouter = createTRPCRouter({
     })),
   createRun: projectEditorProcedure
     .meta({
+      scope: "WRITE",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/external-runs",
@@ -64,6 +68,7 @@ export const ingestRouter = createTRPCRouter({
     }),
   setStatus: projectEditorProcedure
     .meta({
+      scope: "WRITE",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/external-runs/{runId}/status",
@@ -77,6 +82,7 @@ export const ingestRouter = createTRPCRouter({
     .mutation(({ ctx, input }) => ingest.setExternalRunStatus(ctx.access, input)),
   metrics: projectEditorProcedure
     .meta({
+      scope: "WRITE",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/external-runs/{runId}/metrics",
@@ -90,6 +96,7 @@ export const ingestRouter = createTRPCRouter({
     .mutation(({ ctx, input }) => ingest.ingestMetrics(ctx.access, input)),
   rollouts: projectEditorProcedure
     .meta({
+      scope: "WRITE",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/external-runs/{runId}/rollouts",
@@ -103,6 +110,7 @@ export const ingestRouter = createTRPCRouter({
     .mutation(({ ctx, input }) => ingest.ingestRollouts(ctx.access, input)),
   episodes: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/runs/{runId}/episodes",

@@ -8,12 +8,12 @@ const ok = z.object({ ok: z.literal(true) });
 export const membersRouter = createTRPCRouter({
   list: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/members",
         tags: ["members"],
         summary: "Members of the project (user ids for review assignees and mentions)",
-        description: "Token scope: READ.",
         protect: true,
       },
     })

@@ -6,12 +6,12 @@ import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../.
 export const modelsRouter = createTRPCRouter({
   list: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/models",
         tags: ["models"],
         summary: "Models of the registry (API keys are never returned: hasApiKey only)",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -19,13 +19,13 @@ export const modelsRouter = createTRPCRouter({
     .query(({ ctx }) => models.listModels(ctx.access)),
   create: projectEditorProcedure
     .meta({
+      scope: "WRITE",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/models",
         tags: ["models"],
         summary:
           "Register a nano checkpoint, an OpenAI-compatible endpoint (apiKey is write-only) or an external model",
-        description: "Token scope: WRITE.",
         protect: true,
       },
     })
@@ -37,12 +37,12 @@ export const modelsRouter = createTRPCRouter({
     }),
   update: projectEditorProcedure
     .meta({
+      scope: "WRITE",
       openapi: {
         method: "PATCH",
         path: "/projects/{projectId}/models/{modelId}",
         tags: ["models"],
         summary: "Rename a model or replace / remove its API key",
-        description: "Token scope: WRITE.",
         protect: true,
       },
     })
@@ -54,13 +54,14 @@ export const modelsRouter = createTRPCRouter({
     }),
   probe: projectEditorProcedure
     .meta({
+      scope: "WRITE",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/models/{modelId}/probe",
         tags: ["models"],
         summary:
           "Probe an OpenAI-compatible endpoint: served models and context length, one image, several images, reasoning parser",
-        description: "Token scope: WRITE. The result is also stored in the model's config as `probe`.",
+        description: "The result is also stored in the model's config as `probe`.",
         protect: true,
       },
     })
@@ -72,12 +73,12 @@ export const modelsRouter = createTRPCRouter({
     }),
   delete: projectEditorProcedure
     .meta({
+      scope: "WRITE",
       openapi: {
         method: "DELETE",
         path: "/projects/{projectId}/models/{modelId}",
         tags: ["models"],
         summary: "Delete a model",
-        description: "Token scope: WRITE.",
         protect: true,
       },
     })

@@ -8,6 +8,7 @@ const ok = z.object({ ok: z.literal(true) });
 export const projectsRouter = createTRPCRouter({
   list: protectedProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects",
@@ -27,18 +28,19 @@ export const projectsRouter = createTRPCRouter({
     }),
   byId: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}",
         tags: ["projects"],
         summary: "One project with the caller's role",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
     .output(projectOutput)
     .query(({ ctx }) => projects.getProject(ctx.access)),
   create: protectedProcedure
+    .meta({ scope: "PEOPLE" })
     .input(projectCreateInput)
     .output(projectOutput)
     .mutation(({ ctx, input }) => projects.createProject(ctx.principal.userId, input)),

@@ -36,12 +36,12 @@ export const reviewsRouter = createTRPCRouter({
   // ----- taxonomy -----
   tags: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/reviews/tags",
         tags: ["reviews"],
         summary: "The project's failure taxonomy",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -49,10 +49,12 @@ export const reviewsRouter = createTRPCRouter({
     .output(z.array(failureTagOutput))
     .query(({ ctx }) => reviewTaxonomy.listFailureTags(ctx.access)),
   createTag: projectEditorProcedure
+    .meta({ scope: "WRITE" })
     .input(failureTagCreateInput)
     .output(failureTagOutput)
     .mutation(({ ctx, input }) => reviewTaxonomy.createFailureTag(ctx.access, input)),
   renameTag: projectEditorProcedure
+    .meta({ scope: "WRITE" })
     .input(failureTagRenameInput)
     .output(ok)
     .mutation(async ({ ctx, input }) => {
@@ -60,6 +62,7 @@ export const reviewsRouter = createTRPCRouter({
       return { ok: true as const };
     }),
   mergeTags: projectEditorProcedure
+    .meta({ scope: "WRITE" })
     .input(failureTagMergeInput)
     .output(z.object({ moved: z.number().int() }))
     .mutation(({ ctx, input }) => reviewTaxonomy.mergeFailureTags(ctx.access, input)),
@@ -74,12 +77,12 @@ export const reviewsRouter = createTRPCRouter({
   // ----- queues -----
   createQueue: projectEditorProcedure
     .meta({
+      scope: "WRITE",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/reviews/queues",
         tags: ["reviews"],
         summary: "Build a review queue from one run's episodes by a filter",
-        description: "Token scope: WRITE.",
         protect: true,
       },
     })
@@ -88,12 +91,12 @@ export const reviewsRouter = createTRPCRouter({
     .mutation(({ ctx, input }) => reviewQueues.createQueue(ctx.access, input)),
   queues: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/reviews/queues",
         tags: ["reviews"],
         summary: "Review queues with progress",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -102,12 +105,12 @@ export const reviewsRouter = createTRPCRouter({
     .query(({ ctx }) => reviewQueues.listQueues(ctx.access)),
   queue: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/reviews/queues/{queueId}",
         tags: ["reviews"],
         summary: "One review queue with its items",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -125,12 +128,12 @@ export const reviewsRouter = createTRPCRouter({
   // ----- one episode's review -----
   review: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/reviews/episodes/{episodeId}",
         tags: ["reviews"],
         summary: "The review of one episode: status, assignee, tags, comments",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -139,12 +142,12 @@ export const reviewsRouter = createTRPCRouter({
     .query(({ ctx, input }) => reviews.getReview(ctx.access, input.episodeId)),
   update: projectEditorProcedure
     .meta({
+      scope: "WRITE",
       openapi: {
         method: "PATCH",
         path: "/projects/{projectId}/reviews/episodes/{episodeId}",
         tags: ["reviews"],
         summary: "Set an episode's review status and / or assignee",
-        description: "Token scope: WRITE.",
         protect: true,
       },
     })
@@ -153,12 +156,12 @@ export const reviewsRouter = createTRPCRouter({
     .mutation(({ ctx, input }) => reviews.updateReview(ctx.access, input)),
   setTag: projectEditorProcedure
     .meta({
+      scope: "WRITE",
       openapi: {
         method: "PUT",
         path: "/projects/{projectId}/reviews/episodes/{episodeId}/tags/{tagId}",
         tags: ["reviews"],
         summary: "Add (on: true) or remove (on: false) a failure tag on an episode",
-        description: "Token scope: WRITE.",
         protect: true,
       },
     })
@@ -167,12 +170,12 @@ export const reviewsRouter = createTRPCRouter({
     .mutation(({ ctx, input }) => reviews.setReviewTag(ctx.access, input)),
   comment: projectEditorProcedure
     .meta({
+      scope: "WRITE",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/reviews/episodes/{episodeId}/comments",
         tags: ["reviews"],
         summary: "Comment on an episode, optionally pinned to a video time, with @-mentions",
-        description: "Token scope: WRITE.",
         protect: true,
       },
     })
@@ -181,12 +184,13 @@ export const reviewsRouter = createTRPCRouter({
     .mutation(({ ctx, input }) => reviews.addComment(ctx.access, input)),
   editComment: projectEditorProcedure
     .meta({
+      scope: "WRITE",
       openapi: {
         method: "PATCH",
         path: "/projects/{projectId}/reviews/episodes/{episodeId}/comments/{commentId}",
         tags: ["reviews"],
         summary: "Edit your own comment (its video pin stays; mentions are replaced)",
-        description: "Token scope: WRITE. Only the comment's author may edit it (403 otherwise).",
+        description: "Only the comment's author may edit it (403 otherwise).",
         protect: true,
       },
     })
@@ -195,12 +199,12 @@ export const reviewsRouter = createTRPCRouter({
     .mutation(({ ctx, input }) => reviews.editComment(ctx.access, input)),
   deleteComment: projectEditorProcedure
     .meta({
+      scope: "WRITE",
       openapi: {
         method: "DELETE",
         path: "/projects/{projectId}/reviews/episodes/{episodeId}/comments/{commentId}",
         tags: ["reviews"],
         summary: "Delete a comment: your own, or anyone's as a project owner",
-        description: "Token scope: WRITE.",
         protect: true,
       },
     })
@@ -210,6 +214,7 @@ export const reviewsRouter = createTRPCRouter({
 
   // ----- overview -----
   overview: projectProcedure
+    .meta({ scope: "READ" })
     .input(reviewOverviewInput)
     .output(reviewOverviewOutput)
     .query(async ({ ctx, input }) => {
@@ -220,12 +225,13 @@ export const reviewsRouter = createTRPCRouter({
       return { queues, ...rest };
     }),
   breakdown: projectProcedure
+    .meta({ scope: "READ" })
     .input(reviewBreakdownInput)
     .output(reviewBreakdownOutput)
     .query(({ ctx, input }) => reviews.breakdown(ctx.access, input.runIds)),
 
   /** Every review change of the project over Server-Sent Events (two reviewers see each other). */
-  events: projectProcedure.subscription(async function* ({ ctx, signal }) {
+  events: projectProcedure.meta({ scope: "READ" }).subscription(async function* ({ ctx, signal }) {
     for await (const message of reviewEvents(ctx.access.projectId, signal)) {
       yield liveReviewMessageSchema.parse(message);
     }

@@ -15,19 +15,19 @@ import {
   stepRolloutsInput,
   stepRolloutsOutput,
 } from "@paravt/shared";
-import { assertCan, metrics, runEvents, runs, trainingRollouts } from "@paravt/shared/server";
+import { assertCan, metrics, runEvents, runRecovery, runs, trainingRollouts } from "@paravt/shared/server";
 import { z } from "zod";
 import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc";
 
 export const runsRouter = createTRPCRouter({
   list: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/runs",
         tags: ["runs"],
         summary: "Runs (jobs, trainings, evaluations) of the project, newest first",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -36,12 +36,12 @@ export const runsRouter = createTRPCRouter({
     .query(({ ctx, input }) => runs.listRuns(ctx.access, input)),
   byId: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/runs/{runId}",
         tags: ["runs"],
         summary: "One run with its status and progress",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -51,12 +51,12 @@ export const runsRouter = createTRPCRouter({
   /** The metric series a run has (names, point counts, step extent). */
   metricNames: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/runs/{runId}/metric-names",
         tags: ["runs"],
         summary: "The metric series a run has (names, point counts, step extent)",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -69,13 +69,13 @@ export const runsRouter = createTRPCRouter({
    */
   metrics: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/runs/{runId}/metrics/query",
         tags: ["runs"],
         summary:
           "Metric series by step or wall time, optionally a zoom window, downsampled (min/max kept) to maxPoints",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -85,12 +85,12 @@ export const runsRouter = createTRPCRouter({
   /** Every point of the chosen series as CSV or JSON, one page of steps per call. */
   metricsExport: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/runs/{runId}/metrics/export",
         tags: ["runs"],
         summary: "Every point of the chosen series as CSV or JSON, one page of steps per call",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -99,6 +99,7 @@ export const runsRouter = createTRPCRouter({
     .query(({ ctx, input }) => metrics.exportSeries(ctx.access, input)),
   /** Runs' configs flattened to dotted keys, only the keys that differ. */
   configDiff: projectProcedure
+    .meta({ scope: "READ" })
     .input(configDiffInput)
     .output(configDiffOutput)
     .query(({ ctx, input }) => metrics.configDiff(ctx.access, input.runIds)),
@@ -108,12 +109,12 @@ export const runsRouter = createTRPCRouter({
    */
   stepRollouts: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/runs/{runId}/steps/{step}/rollouts",
         tags: ["runs"],
         summary: "The rollouts an RL run kept of one step, with the nearest steps that have some",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -122,17 +123,18 @@ export const runsRouter = createTRPCRouter({
     .query(({ ctx, input }) => trainingRollouts.stepRollouts(ctx.access, input)),
   /** Step, rollout and reward terms of an episode of an RL run; null for any other episode. */
   episodeStep: projectProcedure
+    .meta({ scope: "READ" })
     .input(episodeStepInput)
     .output(episodeStepOutput)
     .query(({ ctx, input }) => trainingRollouts.episodeStep(ctx.access, input.episodeId)),
   cancel: projectEditorProcedure
     .meta({
+      scope: "WRITE",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/runs/{runId}/cancel",
         tags: ["runs"],
         summary: "Cancel a queued or running run",
-        description: "Token scope: WRITE.",
         protect: true,
       },
     })
@@ -142,8 +144,29 @@ export const runsRouter = createTRPCRouter({
       assertCan(ctx.access, "runs.cancel");
       return runs.cancelRun(ctx.access, input.runId);
     }),
+  /**
+   * Resume a failed or cancelled evaluation or training run: an evaluation runs only the samples
+   * without a stored result, a training run continues from its last committed checkpoint.
+   */
+  resume: projectEditorProcedure
+    .meta({
+      scope: "LAUNCH",
+      openapi: {
+        method: "POST",
+        path: "/projects/{projectId}/runs/{runId}/resume",
+        tags: ["runs"],
+        summary: "Resume a failed or cancelled evaluation or training run (only the missing work runs)",
+        protect: true,
+      },
+    })
+    .input(runRefInput)
+    .output(runOutput)
+    .mutation(({ ctx, input }) => {
+      assertCan(ctx.access, "runs.launch");
+      return runRecovery.resumeRun(ctx.access, input.runId);
+    }),
   /** Live status of every run of the project, delivered over Server-Sent Events. */
-  events: projectProcedure.subscription(async function* ({ ctx, signal }) {
+  events: projectProcedure.meta({ scope: "READ" }).subscription(async function* ({ ctx, signal }) {
     for await (const message of runEvents(ctx.access.projectId, signal)) {
       yield liveRunMessageSchema.parse(message);
     }

@@ -6,12 +6,12 @@ export const trainingRouter = createTRPCRouter({
   /** Cold-start SFT of ParaVT-nano on a needle-suite dataset (a train.sft job). */
   launchSft: projectEditorProcedure
     .meta({
+      scope: "LAUNCH",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/training/sft",
         tags: ["training"],
         summary: "Launch cold-start SFT of ParaVT-nano on a needle suite",
-        description: "Token scope: LAUNCH (and the editor role).",
         protect: true,
       },
     })
@@ -25,12 +25,12 @@ export const trainingRouter = createTRPCRouter({
   /** PARA-GRPO / vanilla GRPO on ParaVT-nano from a nano checkpoint (a train.rl job, issue 9). */
   launchRl: projectEditorProcedure
     .meta({
+      scope: "LAUNCH",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/training/rl",
         tags: ["training"],
         summary: "Launch PARA-GRPO / vanilla GRPO of ParaVT-nano on a needle suite",
-        description: "Token scope: LAUNCH (and the editor role).",
         protect: true,
       },
     })

@@ -8,12 +8,12 @@ const created = z.object({ video: videoOutput, runId: z.string() });
 export const videosRouter = createTRPCRouter({
   list: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/videos",
         tags: ["videos"],
         summary: "Videos of the project, optionally filtered by name",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -22,12 +22,12 @@ export const videosRouter = createTRPCRouter({
     .query(({ ctx, input }) => videos.listVideos(ctx.access, { query: input.query })),
   byId: projectProcedure
     .meta({
+      scope: "READ",
       openapi: {
         method: "GET",
         path: "/projects/{projectId}/videos/{videoId}",
         tags: ["videos"],
         summary: "One video with its probe metadata and status",
-        description: "Token scope: READ.",
         protect: true,
       },
     })
@@ -37,12 +37,12 @@ export const videosRouter = createTRPCRouter({
   /** Registers a file already on the server (inside MEDIA_ROOTS) and probes it. */
   register: projectEditorProcedure
     .meta({
+      scope: "WRITE",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/videos/register",
         tags: ["videos"],
         summary: "Register a video file on the server (path or file:// URI inside MEDIA_ROOTS) and probe it",
-        description: "Token scope: WRITE.",
         protect: true,
       },
     })
@@ -55,12 +55,12 @@ export const videosRouter = createTRPCRouter({
   /** Renders a synthetic video through the queue (a real ffmpeg job with live progress). */
   createDemo: projectEditorProcedure
     .meta({
+      scope: "LAUNCH",
       openapi: {
         method: "POST",
         path: "/projects/{projectId}/videos/demo",
         tags: ["videos"],
         summary: "Render a synthetic demo video on a worker",
-        description: "Token scope: LAUNCH (and the editor role).",
         protect: true,
       },
     })

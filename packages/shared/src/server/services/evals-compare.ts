@@ -5,7 +5,9 @@
 import crypto from "node:crypto";
 import {
   ADHOC_DATASET_NAME,
+  EPISODE_PAGE_BYTES,
   evalModelProblems,
+  MAX_COMPARED_RUNS,
   type AdhocQuestion,
   type CompareSampleOutput,
   type EvalCompareOutput,
@@ -26,6 +28,12 @@ async function sampleInProject(access: ProjectAccess, sampleId: string) {
   if (!s) throw new NotFoundError("Sample");
   return s;
 }
+
+/**
+ * Each column's episode is the first page of it (evals-episode.ts) with short previews, so that the
+ * comparison of MAX_COMPARED_RUNS episodes stays within one episode page's bytes (issue 37 item 13).
+ */
+const COLUMN_EPISODE = { maxBytes: EPISODE_PAGE_BYTES / MAX_COMPARED_RUNS, previewChars: 2 * 1024 } as const;
 
 /** The runner's wall time of an episode (trajectory timings.totalMs), when recorded. */
 function latencyOf(timings: unknown): number | null {
@@ -59,7 +67,7 @@ export async function compareSample(
   const columns = await Promise.all(
     runs.map(async (run) => {
       const id = firstOf.get(run.id);
-      const episode = id ? await getEpisode(access, id) : null;
+      const episode = id ? await getEpisode(access, id, COLUMN_EPISODE) : null;
       return {
         run,
         episode,

@@ -58,7 +58,8 @@ describe("storeEpisode", () => {
         turns: [
           {
             index: 0,
-            rawText: nasty,
+            // Not the final text (that one would be stored once, in the turn).
+            rawText: `think ${nasty}`,
             forcedPrefix: null,
             forcedFinal: false,
             parsedCalls: [{ name: "crop_video", arguments: { "k\u0000": "v\udfff" } }],
@@ -91,7 +92,7 @@ describe("storeEpisode", () => {
     const escaped = "a\\u0000b\\ud800c\\udc00d\ud83d\ude00e";
     expect(e.status).toBe("OK");
     expect(e.finalText).toBe(escaped);
-    expect(e.turns[0]!.rawText).toBe(escaped);
+    expect(e.turns[0]!.rawText).toBe(`think ${escaped}`);
     expect(e.turns[0]!.parsedCalls).toEqual([{ name: "crop_video", arguments: { "k\\u0000": "v\\udfff" } }]);
     const call = e.turns[0]!.toolCalls[0]!;
     expect(call).toMatchObject({ name: "crop\\u0000", subAgentOutput: "saw\\u0000", arguments: { q: "\\u0000" } });
@@ -111,7 +112,7 @@ describe("storeEpisode", () => {
     );
   });
 
-  it("caps a 20 MB output: head and tail kept, the original size recorded", async () => {
+  it("caps a 20 MB output and stores it once: head and tail kept, the original size recorded", async () => {
     const { runId, sampleId } = await runWithSample();
     const huge = `HEAD-${"x".repeat(20 * 1024 * 1024)}-TAIL`;
     await storeEpisode(
@@ -135,18 +136,22 @@ describe("storeEpisode", () => {
       }),
     );
     const e = await stored(runId);
-    for (const text of [e.finalText!, e.turns[0]!.rawText]) {
-      expect(text.length).toBeLessThanOrEqual(STORED_TEXT_MAX_CHARS);
-      expect(text.length).toBeGreaterThan(STORED_TEXT_MAX_CHARS - 100);
-      expect(text.startsWith("HEAD-xxx")).toBe(true);
-      expect(text.endsWith("xxx-TAIL")).toBe(true);
-      expect(text).toMatch(new RegExp(`characters omitted of ${huge.length}\\]`));
-    }
-    const sanitized = (e.details as { sanitized: { truncated: unknown[]; truncatedCount: number } }).sanitized;
-    expect(sanitized.truncatedCount).toBe(2);
-    expect(sanitized.truncated).toEqual([
-      { field: "turns[0].rawText", originalChars: huge.length, keptChars: e.turns[0]!.rawText.length },
-      { field: "finalText", originalChars: huge.length, keptChars: e.finalText!.length },
+    const text = e.turns[0]!.rawText;
+    expect(text.length).toBeLessThanOrEqual(STORED_TEXT_MAX_CHARS);
+    expect(text.length).toBeGreaterThan(STORED_TEXT_MAX_CHARS - 100);
+    expect(text.startsWith("HEAD-xxx")).toBe(true);
+    expect(text.endsWith("xxx-TAIL")).toBe(true);
+    expect(text).toMatch(new RegExp(`characters omitted of ${huge.length}\\]`));
+    // The final text is the last turn's text (as the episode runner makes it): not stored again.
+    expect(e.finalText).toBeNull();
+    const details = e.details as {
+      finalTextFromTurn: number;
+      sanitized: { truncated: unknown[]; truncatedCount: number };
+    };
+    expect(details.finalTextFromTurn).toBe(0);
+    expect(details.sanitized.truncatedCount).toBe(1);
+    expect(details.sanitized.truncated).toEqual([
+      { field: "turns[0].rawText", originalChars: huge.length, keptChars: text.length },
     ]);
   });
 

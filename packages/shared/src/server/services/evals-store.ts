@@ -9,9 +9,11 @@
 //
 // No single output fails a shard (issue 37): every string is made storable first (NUL and unpaired
 // surrogates escaped, texts capped; storable-text.ts), and a sample whose values Postgres still
-// refuses is stored as an ERROR episode that says so.
+// refuses is stored as an ERROR episode that says so. A final text that is the last turn's text is
+// stored once, in the turn (FINAL_TEXT_FROM_TURN).
 import { Prisma, type Run } from "@paravt/db";
 import { db } from "../db";
+import { databaseRefusal } from "../db-errors";
 import { capText, STORED_TEXT_MAX_CHARS, StorableText, type StorageNotes } from "../storable-text";
 import { publishRunEvent } from "../events";
 import { RunCancelledError, toEvent } from "./runs";
@@ -79,12 +81,33 @@ export function countedToolCalls(turns: readonly TurnRecord[]): number {
   return turns.reduce((n, t) => n + t.toolCalls.filter((c) => c.status !== "REJECTED").length, 0);
 }
 
-/** `details` with the storage notes added under `sanitized` (a non-object is kept under `value`). */
+/**
+ * `details` key of an episode whose final text is its last turn's raw text, as the episode runner
+ * produces it: the text is stored once, in the turn, and the `finalText` column is NULL; readers
+ * put it back (evals-episode.ts). A 20 MB completion used to be stored twice (issue 37 item 13).
+ */
+export const FINAL_TEXT_FROM_TURN = "finalTextFromTurn";
+
+/** `details` with `key` added (a non-object is kept under `value`). */
+function withDetail(details: unknown, key: string, value: unknown): unknown {
+  if (details === null || details === undefined) return { [key]: value };
+  if (typeof details === "object" && !Array.isArray(details)) return { ...details, [key]: value };
+  return { value: details, [key]: value };
+}
+
+/** `details` with the storage notes added under `sanitized`. */
 function withNotes(details: unknown, notes: StorageNotes | null): unknown {
-  if (!notes) return details;
-  if (details === null || details === undefined) return { sanitized: notes };
-  if (typeof details === "object" && !Array.isArray(details)) return { ...details, sanitized: notes };
-  return { value: details, sanitized: notes };
+  return notes ? withDetail(details, "sanitized", notes) : details;
+}
+
+/**
+ * The index of the last turn when the final text is that turn's raw text. Compared as produced:
+ * both would be made storable by the same escaping and cap, so the turn's stored text is exactly
+ * what `finalText` would have been.
+ */
+function finalTextTurn(r: EpisodeRecord): number | null {
+  const last = r.turns[r.turns.length - 1];
+  return last !== undefined && r.finalText !== null && r.finalText === last.rawText ? last.index : null;
 }
 
 /**
@@ -93,6 +116,7 @@ function withNotes(details: unknown, notes: StorageNotes | null): unknown {
  */
 function episodeData(runId: string, r: EpisodeRecord, maxChars: number): Prisma.EpisodeUncheckedCreateInput {
   const st = new StorableText(maxChars);
+  const fromTurn = finalTextTurn(r);
   const turns = r.turns.map((t, ti) => {
     const at = `turns[${ti}]`;
     return {
@@ -135,7 +159,7 @@ function episodeData(runId: string, r: EpisodeRecord, maxChars: number): Prisma.
     promptMode: st.text("promptMode", r.promptMode),
     status: r.status,
     error: r.error == null ? null : capText(st.text("error", r.error), 4000),
-    finalText: st.text("finalText", r.finalText),
+    finalText: fromTurn === null ? st.text("finalText", r.finalText) : null,
     prediction: st.text("prediction", r.prediction),
     score: r.score,
     correct: r.correct,
@@ -149,7 +173,8 @@ function episodeData(runId: string, r: EpisodeRecord, maxChars: number): Prisma.
   };
   // Last, so that the notes cover every field above (details' own strings included).
   const details = st.json("details", r.details);
-  return { ...data, details: json(withNotes(details, st.notes())) };
+  const marked = fromTurn === null ? details : withDetail(details, FINAL_TEXT_FROM_TURN, fromTurn);
+  return { ...data, details: json(withNotes(marked, st.notes())) };
 }
 
 /**
@@ -158,18 +183,12 @@ function episodeData(runId: string, r: EpisodeRecord, maxChars: number): Prisma.
  * of range) and program limits (class 54, e.g. a value too large to index).
  * Only these turn the sample into an ERROR episode; anything else (the database is down, a
  * deadlock) is thrown so the shard's retry stores the sample once the database is back.
+ * (db-errors.ts tells them apart, for the API too.)
  */
 function valueRefused(err: unknown): string | null {
-  // Prisma itself refused the query's values (e.g. its JSON layer rejects a "\ud800" escape).
-  if (err instanceof Prisma.PrismaClientValidationError) return "invalid value";
-  if (err instanceof Prisma.PrismaClientUnknownRequestError && /^\s*JSON Error/.test(err.message))
-    return "invalid JSON";
-  const cause = (err as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; kind?: unknown } } } })
-    ?.meta?.driverAdapterError?.cause;
-  const code = typeof cause?.originalCode === "string" ? cause.originalCode : null;
-  if (code && /^(22|54)/.test(code)) return `SQLSTATE ${code}`;
-  if (cause?.kind === "LengthMismatch" || cause?.kind === "ValueOutOfRange") return String(cause.kind);
-  return null;
+  const refusal = databaseRefusal(err);
+  if (refusal?.kind === "value") return refusal.reason;
+  return refusal?.kind === "query" ? "invalid value" : null;
 }
 
 export interface StoreEpisodeOptions {

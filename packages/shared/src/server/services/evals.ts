@@ -10,7 +10,6 @@ import {
   evalSummary,
   importedRunConfig,
   usesTools,
-  type EvalEpisodeOutput,
   type EvalGroupOutput,
   type EvalGroupTableOutput,
   type EvalLaunchInput,
@@ -50,6 +49,7 @@ export {
   type TurnRecord,
 } from "./evals-store";
 export { importReference, importMessage, parseReferenceFile, type ImportReferenceResult } from "./evals-import";
+export { getEpisode, getEpisodeText, getFullEpisode, previewJson, type EpisodePageOptions } from "./evals-episode";
 
 const EVAL_KINDS = ["eval", "import"] as const;
 
@@ -480,73 +480,6 @@ export async function listSamples(
       videoId: e.sample.videoId,
     })),
     nextCursor: rows.length > input.limit ? rows[input.limit]!.id : null,
-  };
-}
-
-/** One episode's full transcript: every turn with its raw text and its tool calls. */
-export async function getEpisode(access: ProjectAccess, episodeId: string): Promise<EvalEpisodeOutput> {
-  const e = await db().episode.findFirst({
-    where: { id: episodeId, run: { projectId: access.projectId } },
-    include: {
-      run: { select: { id: true, name: true } },
-      sample: true,
-      turns: { orderBy: { index: "asc" }, include: { toolCalls: { orderBy: { index: "asc" } } } },
-    },
-  });
-  if (!e) throw new NotFoundError("Episode");
-  return {
-    id: e.id,
-    run: e.run,
-    sample: {
-      id: e.sample.id,
-      key: e.sample.key,
-      question: e.sample.question,
-      options: Array.isArray(e.sample.options) ? (e.sample.options as string[]) : null,
-      answer: e.sample.answer,
-      questionType: e.sample.questionType,
-      videoId: e.sample.videoId,
-      metadata: (e.sample.metadata ?? {}) as Record<string, unknown>,
-    },
-    rolloutIndex: e.rolloutIndex,
-    k: e.k,
-    promptMode: e.promptMode,
-    status: e.status,
-    error: e.error,
-    finalText: e.finalText,
-    prediction: e.prediction,
-    score: e.score,
-    correct: e.correct,
-    toolCallCount: e.toolCallCount,
-    overviewTimestamps: e.overviewTimestamps,
-    timings: e.timings,
-    tokenCounts: e.tokenCounts,
-    details: e.details,
-    turns: e.turns.map((t) => ({
-      index: t.index,
-      rawText: t.rawText,
-      forcedPrefix: t.forcedPrefix,
-      forcedFinal: t.forcedFinal,
-      parsedCalls: t.parsedCalls,
-      parseIssues: t.parseIssues,
-      promptTokens: t.promptTokens,
-      completionTokens: t.tokenCount,
-      timings: t.timings,
-      toolCalls: t.toolCalls.map((c) => ({
-        index: c.index,
-        name: c.name,
-        arguments: c.arguments,
-        startS: c.startS,
-        endS: c.endS,
-        clamped: c.clamped,
-        frameTimestamps: c.frameTimestamps,
-        subAgentOutput: c.subAgentOutput,
-        status: c.status,
-        error: c.error,
-        durationMs: c.durationMs,
-        details: c.details,
-      })),
-    })),
-    createdAt: e.createdAt,
   };
 }
 

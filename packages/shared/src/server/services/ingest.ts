@@ -15,7 +15,7 @@ import { NotFoundError, ValidationError } from "../../errors";
 import { db } from "../db";
 import { publishRunEvent } from "../events";
 import { assertCan, type ProjectAccess } from "./access";
-import { getEpisode } from "./evals";
+import { getFullEpisode } from "./evals";
 import { escapeUnstorable, StorableText } from "../storable-text";
 import { storeEpisode } from "./evals-store";
 import { toEvent, toRunOutput } from "./runs";
@@ -350,7 +350,7 @@ export async function ingestRollouts(
 export async function exportEpisodes(
   access: ProjectAccess,
   input: { runId: string; cursor?: string; limit: number },
-): Promise<{ items: Awaited<ReturnType<typeof getEpisode>>[]; nextCursor: string | null }> {
+): Promise<{ items: Awaited<ReturnType<typeof getFullEpisode>>[]; nextCursor: string | null }> {
   const run = await db().run.findFirst({
     where: { id: input.runId, projectId: access.projectId },
     select: { id: true },
@@ -365,6 +365,7 @@ export async function exportEpisodes(
   });
   const page = rows.slice(0, input.limit);
   const items = [];
-  for (const r of page) items.push(await getEpisode(access, r.id));
+  // Whole texts, not the episode API's previews: an export is the full trajectory.
+  for (const r of page) items.push(await getFullEpisode(access, r.id));
   return { items, nextCursor: rows.length > input.limit ? rows[input.limit]!.id : null };
 }

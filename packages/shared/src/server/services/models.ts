@@ -2,7 +2,15 @@
 // models whose runs are imported. An endpoint's API key is encrypted at rest (AES-256-GCM,
 // crypto.ts) and no API output ever contains it; only `hasApiKey` tells that one is set.
 import { Prisma, type Model } from "@paravt/db";
-import { modelConfigInput, type EndpointProbe, type ModelConfigDraft, type ModelOutput } from "../../contracts/models";
+import {
+  ENDPOINT_LIMIT_DEFAULTS,
+  modelConfigInput,
+  storedEndpointLimits,
+  type EndpointLimits,
+  type EndpointProbe,
+  type ModelConfigDraft,
+  type ModelOutput,
+} from "../../contracts/models";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors";
 import { decryptSecret, encryptSecret } from "../crypto";
 import { db } from "../db";
@@ -79,18 +87,36 @@ export async function createModel(
   }
 }
 
+/** An endpoint's stored limits patched with `patch`, checked together (first byte <= total). */
+function patchedLimits(config: Record<string, unknown>, patch: Partial<EndpointLimits>): EndpointLimits {
+  const stored = Object.fromEntries(
+    (Object.keys(ENDPOINT_LIMIT_DEFAULTS) as (keyof EndpointLimits)[])
+      .filter((k) => typeof config[k] === "number")
+      .map((k) => [k, config[k]]),
+  );
+  const parsed = storedEndpointLimits.safeParse({ ...stored, ...patch });
+  if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? "Invalid endpoint limits");
+  return parsed.data;
+}
+
 export async function updateModel(
   access: ProjectAccess,
-  input: { modelId: string; name?: string; apiKey?: string | null },
+  input: { modelId: string; name?: string; apiKey?: string | null; limits?: Partial<EndpointLimits> },
 ): Promise<ModelOutput> {
   const m = await db().model.findFirst({ where: { id: input.modelId, projectId: access.projectId } });
   if (!m) throw new NotFoundError("Model");
   if (input.apiKey && m.kind !== "OPENAI_COMPATIBLE")
     throw new ValidationError("Only OpenAI-compatible endpoints take an API key");
+  if (input.limits && m.kind !== "OPENAI_COMPATIBLE")
+    throw new ValidationError("Only OpenAI-compatible endpoints have timeouts and retries");
+  const config = (m.config ?? {}) as Record<string, unknown>;
   const updated = await db().model.update({
     where: { id: m.id },
     data: {
       ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.limits
+        ? { config: { ...config, ...patchedLimits(config, input.limits) } as Prisma.InputJsonObject }
+        : {}),
       ...(input.apiKey !== undefined ? { secretEnc: input.apiKey === null ? null : encryptSecret(input.apiKey) } : {}),
     },
   });

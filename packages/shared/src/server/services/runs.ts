@@ -148,6 +148,16 @@ export async function startRunAttempt(runId: string): Promise<Run | null> {
   return run;
 }
 
+/**
+ * Whether the delivery that moved the run to RUNNING as attempt `fence` still owns it: a later
+ * delivery (the job taken over after a lost lock) has incremented `attempts`, a cancel or a
+ * failure has moved the status.
+ */
+export async function holdsRunFence(runId: string, fence: number): Promise<boolean> {
+  const n = await db().run.count({ where: { id: runId, status: "RUNNING", attempts: fence } });
+  return n === 1;
+}
+
 /** Records progress; throws RunCancelledError if the run was cancelled meanwhile. */
 export async function reportRunProgress(runId: string, progress: number, message?: string): Promise<void> {
   const res = await db().run.updateMany({

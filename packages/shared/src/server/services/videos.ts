@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError, UnauthorizedError } from "../../errors";
 import { db } from "../db";
 import { serverEnv } from "../env";
 import { confineToMediaRoots } from "../media-paths";
-import { projectAccess, type Principal, type ProjectAccess } from "./access";
+import { assertTokenScope, projectAccess, type Principal, type ProjectAccess } from "./access";
 import { launchRun, launchSystemRun } from "./runs";
 
 export function videoAssets(v: Pick<Video, "assets">): VideoAssets {
@@ -57,9 +57,11 @@ export async function getVideo(access: ProjectAccess, videoId: string): Promise<
  */
 export async function videoForReading(principal: Principal | null, videoId: string): Promise<Video> {
   if (!principal) throw new UnauthorizedError();
+  // A token without READ learns that (403) rather than a misleading "not found".
+  assertTokenScope(principal, "READ");
   const v = await db().video.findUnique({ where: { id: videoId } });
   if (!v) throw new NotFoundError("Video");
-  await projectAccess(principal, v.projectId).catch(() => {
+  await projectAccess(principal, v.projectId, "READ").catch(() => {
     throw new NotFoundError("Video");
   });
   return v;

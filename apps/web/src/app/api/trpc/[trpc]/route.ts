@@ -1,4 +1,4 @@
-import { appRouter, createContext, retryAfterSeconds } from "@paravt/api";
+import { appRouter, createContext, reportIncident, retryAfterSeconds } from "@paravt/api";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { sameOriginOnly } from "../../../../lib/same-origin";
 
@@ -16,8 +16,9 @@ function handler(req: Request) {
       return wait ? { headers: new Headers({ "retry-after": String(wait) }) } : {};
     },
     onError({ error, path }) {
-      // Expected errors (4xx) are answers, not incidents; log only the unexpected ones.
-      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`tRPC ${path ?? "?"} failed:`, error.cause ?? error);
+      // Expected errors (4xx) are answers, not incidents; the unexpected ones are logged once, with
+      // the request id their answer gives (the error formatter asks for the same id).
+      if (error.code === "INTERNAL_SERVER_ERROR") reportIncident(error, `tRPC ${path ?? "?"}`);
     },
   });
 }

@@ -23,9 +23,8 @@ const KIND_LABEL: Record<Kind, string> = {
 function describe(config: Record<string, unknown>): string {
   if (typeof config.baseUrl === "string") {
     // Models saved before the limits existed run with the defaults.
-    const d = ENDPOINT_LIMIT_DEFAULTS;
-    const n = (k: keyof typeof d) => (typeof config[k] === "number" ? config[k] : d[k]);
-    const limits = `${n("firstByteTimeoutS")} s first byte / ${n("totalTimeoutS")} s total, ${n("retries")} retries`;
+    const l = storedLimits(config);
+    const limits = `${l.firstByteTimeoutS} s first byte / ${l.totalTimeoutS} s total, ${l.retries} retries`;
     return `${config.baseUrl} · ${String(config.servedModel ?? "")} · ${limits}`;
   }
   if (typeof config.checkpoint === "string") return config.checkpoint;
@@ -51,6 +50,58 @@ const ENDPOINT_LIMIT_FIELDS = [
   { name: "retries", label: "Retries", hint: "On network errors, timeouts, 429 and 5xx; 0–10.", min: 0, max: 10 },
 ] as const;
 
+/** The stored limits of an endpoint (defaults for models saved before they existed). */
+function storedLimits(config: Record<string, unknown>) {
+  const d = ENDPOINT_LIMIT_DEFAULTS;
+  const n = (k: keyof typeof d) => (typeof config[k] === "number" ? config[k] : d[k]);
+  return { firstByteTimeoutS: n("firstByteTimeoutS"), totalTimeoutS: n("totalTimeoutS"), retries: n("retries") };
+}
+
+/** Changes an endpoint's timeouts and retries in place (models.update); the server checks them together. */
+function EditLimitsForm({
+  projectId,
+  model,
+  onDone,
+}: {
+  projectId: string;
+  model: { id: string; config: Record<string, unknown> };
+  onDone: () => void;
+}) {
+  const trpc = useTRPC();
+  const update = useMutation(trpc.models.update.mutationOptions({ onSuccess: onDone }));
+  const current = storedLimits(model.config);
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const num = (k: keyof typeof current) => Number(f.get(k));
+    update.mutate({
+      projectId,
+      modelId: model.id,
+      limits: {
+        firstByteTimeoutS: num("firstByteTimeoutS"),
+        totalTimeoutS: num("totalTimeoutS"),
+        retries: num("retries"),
+      },
+    });
+  }
+  return (
+    <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-3" aria-label="Endpoint limits">
+      {ENDPOINT_LIMIT_FIELDS.map((f) => (
+        <Field key={f.name} label={f.label} hint={f.hint}>
+          <Input name={f.name} type="number" min={f.min} max={f.max} step={1} required defaultValue={current[f.name]} />
+        </Field>
+      ))}
+      <Button type="submit" size="sm" disabled={update.isPending}>
+        Save limits
+      </Button>
+      <Button type="button" size="sm" variant="ghost" onClick={onDone}>
+        Close
+      </Button>
+      {update.error && <Alert>{errorMessage(update.error)}</Alert>}
+    </form>
+  );
+}
+
 export default function ModelsPage() {
   const { projectId, can } = useProject();
   const trpc = useTRPC();
@@ -61,6 +112,7 @@ export default function ModelsPage() {
   // Probing asks the server what it serves and whether it takes several images (docs/serving.md).
   const probe = useMutation(trpc.models.probe.mutationOptions({ onSettled: refetch }));
   const [kind, setKind] = useState<Kind>("OPENAI_COMPATIBLE");
+  const [editing, setEditing] = useState<string | null>(null);
 
   function onCreate(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -202,12 +254,36 @@ export default function ModelsPage() {
                           {probing ? "Probing…" : "Probe"}
                         </Button>
                       )}
+                      {m.kind === "OPENAI_COMPATIBLE" && (
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          aria-expanded={editing === m.id}
+                          onClick={() => setEditing(editing === m.id ? null : m.id)}
+                        >
+                          Limits
+                        </Button>
+                      )}
                       <Button size="sm" variant="ghost" onClick={() => remove.mutate({ projectId, modelId: m.id })}>
                         Remove
                       </Button>
                     </Td>
                   )}
                 </tr>
+                {editing === m.id && (
+                  <tr>
+                    <Td colSpan={6} className="pt-0">
+                      <EditLimitsForm
+                        projectId={projectId}
+                        model={m}
+                        onDone={() => {
+                          setEditing(null);
+                          refetch();
+                        }}
+                      />
+                    </Td>
+                  </tr>
+                )}
                 {m.kind === "OPENAI_COMPATIBLE" && (found || probing) && (
                   <tr>
                     <Td colSpan={can("models.manage") ? 6 : 5} className="pt-0">

@@ -1,5 +1,5 @@
 "use client";
-import { DEFAULT_TOKEN_RATE_LIMIT, MAX_TOKEN_RATE_LIMIT, TOKEN_SCOPES } from "@paravt/shared";
+import { DEFAULT_TOKEN_RATE_LIMIT, MAX_TOKEN_RATE_LIMIT, TOKEN_SCOPE_MEANING, TOKEN_SCOPES } from "@paravt/shared";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
@@ -13,8 +13,6 @@ import { Field, Input, Select } from "@/components/ui/input";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { useProject } from "@/lib/use-project";
 import { errorMessage, useTRPC } from "@/trpc/client";
-
-const SCOPE_HELP = { READ: "read data", WRITE: "write data and reviews", LAUNCH: "launch jobs" } as const;
 
 export default function TokensPage() {
   const { projectId, can } = useProject();
@@ -93,11 +91,16 @@ export default function TokensPage() {
           </div>
           <fieldset className="flex flex-wrap gap-4 text-sm">
             <legend className="mb-1.5 font-medium">Scopes</legend>
+            <p className="w-full text-xs text-muted">
+              Each API operation needs one scope and scopes do not include each other: a script that reads runs and
+              writes reviews needs read and write. Any token may call /whoami; members, tokens and project settings stay
+              with signed-in people.
+            </p>
             {TOKEN_SCOPES.map((s) => (
               <label key={s} className="flex items-center gap-2">
                 <input type="checkbox" name={`scope-${s}`} defaultChecked={s === "READ"} className="accent-accent" />
                 <span>
-                  {s.toLowerCase()} <span className="text-muted">({SCOPE_HELP[s]})</span>
+                  {s.toLowerCase()} <span className="text-muted">({TOKEN_SCOPE_MEANING[s]})</span>
                 </span>
               </label>
             ))}

@@ -2,9 +2,11 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
+import { ClippedText } from "@/components/evals/clipped-text";
 import { EpisodeOverview, OutcomeBadge } from "@/components/evals/episode-overview";
 import { EpisodeViewer } from "@/components/evals/episode-viewer";
 import { ProtocolText } from "@/components/evals/protocol-text";
+import { useEpisode } from "@/components/evals/use-episode";
 import { RewardTerms } from "@/components/training/step-rollouts-panel";
 import { Alert } from "@/components/ui/alert";
 import { useProject } from "@/lib/use-project";
@@ -14,8 +16,8 @@ export default function EpisodePage() {
   const { episodeId } = useParams<{ episodeId: string }>();
   const { projectId } = useProject();
   const trpc = useTRPC();
-  // A stored episode never changes: no live refresh, cached for the session.
-  const episode = useQuery({ ...trpc.evals.episode.queryOptions({ projectId, episodeId }), staleTime: Infinity });
+  // A stored episode never changes: no live refresh, cached for the session (its pages joined).
+  const episode = useEpisode(projectId, episodeId);
   // Step, rollout and reward terms when the episode is a rollout an RL run kept (null otherwise).
   const training = useQuery({ ...trpc.runs.episodeStep.queryOptions({ projectId, episodeId }), staleTime: Infinity });
   const videoId = episode.data?.sample.videoId ?? null;
@@ -67,10 +69,16 @@ export default function EpisodePage() {
       {video.error && <Alert>{errorMessage(video.error)}</Alert>}
       <EpisodeViewer projectId={projectId} episode={e} video={video.data ?? null} />
       <EpisodeOverview projectId={projectId} episode={e} />
-      {e.finalText && e.turns.length === 0 && (
+      {e.finalText && e.turnCount === 0 && (
         <div className="flex flex-col gap-2">
           <h3 className="text-sm font-semibold">Final response</h3>
-          <ProtocolText text={e.finalText} />
+          <ClippedText
+            textRef={{ projectId, episodeId: e.id, field: "finalText" }}
+            text={e.finalText}
+            length={e.clipped?.finalText}
+          >
+            {(text) => <ProtocolText text={text} />}
+          </ClippedText>
         </div>
       )}
     </div>

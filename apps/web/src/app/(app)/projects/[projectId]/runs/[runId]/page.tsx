@@ -12,6 +12,7 @@ import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CompareRunsPicker } from "@/components/training/compare-runs-picker";
 import { BuildQueueForm } from "@/components/reviews/build-queue-form";
+import { ResumeRunButton } from "@/components/runs/resume-run-button";
 import { TrainingRunView } from "@/components/training/training-run-view";
 import { Progress } from "@/components/ui/progress";
 import { useProject } from "@/lib/use-project";
@@ -68,6 +69,7 @@ export default function RunPage() {
               Cancel
             </Button>
           )}
+          {can("runs.launch") && <ResumeRunButton projectId={projectId} run={r} />}
         </div>
       </div>
       <p className="text-sm text-muted">
