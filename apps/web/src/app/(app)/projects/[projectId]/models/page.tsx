@@ -20,15 +20,16 @@ const KIND_LABEL: Record<Kind, string> = {
   EXTERNAL: "External (runs imported from another trainer)",
 };
 
-function describe(config: Record<string, unknown>): string {
+/** Where a model lives, and for an endpoint its limits on a second line. */
+function describe(config: Record<string, unknown>): [string, string?] {
   if (typeof config.baseUrl === "string") {
     // Models saved before the limits existed run with the defaults.
     const l = storedLimits(config);
     const limits = `${l.firstByteTimeoutS} s first byte / ${l.totalTimeoutS} s total, ${l.retries} retries`;
-    return `${config.baseUrl} · ${String(config.servedModel ?? "")} · ${limits}`;
+    return [`${config.baseUrl} · ${String(config.servedModel ?? "")}`, limits];
   }
-  if (typeof config.checkpoint === "string") return config.checkpoint;
-  return typeof config.description === "string" ? config.description : "";
+  if (typeof config.checkpoint === "string") return [config.checkpoint];
+  return [typeof config.description === "string" ? config.description : ""];
 }
 
 /** The per-endpoint limits (contracts/models.ts), as form fields with the contract's bounds. */
@@ -239,7 +240,13 @@ export default function ModelsPage() {
                   <Td>
                     <Badge>{m.kind.toLowerCase().replace("_", " ")}</Badge>
                   </Td>
-                  <Td className="max-w-md truncate font-mono text-xs text-muted">{describe(m.config)}</Td>
+                  <Td className="max-w-md font-mono text-xs text-muted">
+                    {describe(m.config).map((line) => (
+                      <div key={line} className="truncate" title={line}>
+                        {line}
+                      </div>
+                    ))}
+                  </Td>
                   <Td>{m.hasApiKey ? <Badge tone="success">set</Badge> : <span className="text-muted">—</span>}</Td>
                   <Td className="text-muted">{timeAgo(m.createdAt)}</Td>
                   {can("models.manage") && (
