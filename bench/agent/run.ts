@@ -135,6 +135,7 @@ class NanoDrivenMain implements ChatEngine {
 function timedSampler(inner: FrameSampler) {
   const t = { overviewMs: 0, cropMs: 0 };
   const s: FrameSampler = {
+    duration: (...a) => inner.duration(...a),
     async overview(...a) {
       const t0 = performance.now();
       try {
@@ -393,6 +394,8 @@ async function partEval(): Promise<void> {
           thinkPrefix: true,
           dispatch: "subagent",
           subtitles: false,
+          requestStyle: "workbench",
+          videoChannel: "image_url",
         },
         shardSize: 25,
       });

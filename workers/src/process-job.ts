@@ -85,20 +85,20 @@ async function processDelivery(job: Job, signal: AbortSignal | undefined): Promi
   const handler = HANDLERS[name] as JobHandler<JobName>;
   try {
     const message = await withTimeout(handler(parsed.data, ctx), def.timeoutMs, def.title);
-    await runs.finishRun(runId, message || "Done");
+    await runs.finishRun(runId, message || "Done", started.attempts);
     return message || "Done";
   } catch (err) {
     if (err instanceof runs.RunCancelledError) return "cancelled";
     // Nothing to write: the database is away (processJob defers the job) or the job is no longer ours.
     if (isDatabaseOutage(err) || signal?.aborted) throw err;
     if (err instanceof SkipJobError) {
-      await runs.finishRun(runId, `Skipped: ${err.message}`);
+      await runs.finishRun(runId, `Skipped: ${err.message}`, started.attempts);
       return "skipped";
     }
     const reason = err instanceof Error ? err.message : String(err);
     const permanent = err instanceof PermanentJobError;
     const willRetry = !permanent && job.attemptsMade + 1 < (job.opts.attempts ?? 1);
-    await runs.failRunAttempt(runId, reason, willRetry);
+    await runs.failRunAttempt(runId, reason, willRetry, started.attempts);
     throw permanent ? new UnrecoverableError(reason) : err;
   }
 }

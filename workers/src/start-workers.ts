@@ -1,6 +1,6 @@
 import { createRedis, serverEnv } from "@paravt/shared/server";
 import type { QueueName } from "@paravt/shared";
-import { Worker } from "bullmq";
+import { Worker, type Job } from "bullmq";
 import { log } from "./log";
 import { onJobFailedOutsideProcessor, processJob } from "./process-job";
 
@@ -13,39 +13,47 @@ export interface RunningWorkers {
 }
 
 /**
- * Fencing (issue 37 item 4): a job whose lock this worker could not renew for a whole lock
- * duration may already run on another worker (Redis was unreachable, the lock expired, the stalled
- * check handed the job out again). Its processor is aborted (BullMQ's per-job AbortSignal), which
- * stops a training child at once instead of letting two trainers run; the row's fencing token
- * (runs.holdsRunFence) keeps a slow holder from committing anything meanwhile.
+ * Fencing (issue 37 item 4): each delivery keeps its own lease. Every quarter of the lock duration
+ * it extends the job's lock with its own token (`job.extendLock`, which fails once the lock is
+ * another delivery's); when that fails, or no extension succeeded for a whole lock duration (Redis
+ * unreachable: the lock has expired and the job may be handed out again), the delivery is aborted
+ * through the signal processJob passes to its handler, which kills a training child at once. Not
+ * BullMQ's own renewal alone: it tracks locks by job id, so a stale delivery of a job that the same
+ * worker has taken again untracks the new delivery when it ends, and the new lock would lapse.
  */
-function watchLocks(worker: Worker, lockMs: number, say: typeof log): void {
-  const renewedAt = new Map<string, number>();
-  const lost = (jobId: string, why: string) => {
-    if (!renewedAt.delete(jobId)) return;
-    // False when the job already left this worker (delayed for an outage, finished).
-    if (worker.cancelJob(jobId, why)) say("job lock lost: stopping it", { job: jobId, why });
+function leasedProcessor(lockMs: number, say: typeof log) {
+  return async (job: Job, token?: string, signal?: AbortSignal): Promise<string> => {
+    const lease = new AbortController();
+    const lost = (why: string) => {
+      if (lease.signal.aborted) return;
+      say("job lock lost: stopping it", { job: job.name, id: job.id, why });
+      lease.abort(why);
+    };
+    // BullMQ's own cancel (worker.cancelJob) stops the delivery too.
+    signal?.addEventListener("abort", () => lease.abort(signal.reason), { once: true });
+    let renewedAt = Date.now();
+    let extending = false;
+    const keeper = setInterval(
+      () => {
+        if (Date.now() - renewedAt > lockMs) return lost(`its lock was not renewed for ${lockMs / 1000} s`);
+        if (!token || extending) return;
+        extending = true;
+        job
+          .extendLock(token, lockMs)
+          .then(
+            (ok) => (ok ? (renewedAt = Date.now()) : lost("its lock is held by another delivery")),
+            () => undefined, // Redis unreachable: the deadline above decides
+          )
+          .finally(() => (extending = false));
+      },
+      Math.max(250, Math.floor(lockMs / 4)),
+    );
+    try {
+      return await processJob(job, token, lease.signal);
+    } finally {
+      clearInterval(keeper);
+    }
   };
-  worker.on("active", (job) => job.id && renewedAt.set(job.id, Date.now()));
-  worker.on("locksRenewed", ({ jobIds }) => {
-    for (const id of jobIds) if (renewedAt.has(id)) renewedAt.set(id, Date.now());
-  });
-  worker.on("lockRenewalFailed", (jobIds) => {
-    for (const id of jobIds) lost(id, "its lock is held by another worker");
-  });
-  const forget = (job: { id?: string | undefined } | undefined) => job?.id && renewedAt.delete(job.id);
-  worker.on("completed", forget);
-  worker.on("failed", forget);
-  const timer = setInterval(
-    () => {
-      const now = Date.now();
-      for (const [id, at] of renewedAt)
-        if (now - at > lockMs) lost(id, `its lock was not renewed for ${lockMs / 1000} s`);
-    },
-    Math.max(250, Math.floor(lockMs / 4)),
-  );
-  timer.unref();
-  worker.on("closed", () => clearInterval(timer));
 }
 
 /** One BullMQ worker per queue, each with its own Redis connection (blocking commands). */
@@ -59,7 +67,7 @@ export function startWorkers(opts: {
   const env = serverEnv();
   const say = opts.quiet ? () => undefined : log;
   const workers = opts.queues.map((queueName) => {
-    const worker = new Worker(queueName, processJob, {
+    const worker = new Worker(queueName, leasedProcessor(opts.lockMs ?? 60_000, say), {
       connection: createRedis(),
       prefix: env.REDIS_PREFIX,
       concurrency: opts.concurrency,
@@ -87,7 +95,6 @@ export function startWorkers(opts: {
       lastLogged.set(err.message, now);
       log("worker error", { queue: queueName, error: err.message });
     });
-    watchLocks(worker, opts.lockMs ?? 60_000, say);
     return worker;
   });
   return {

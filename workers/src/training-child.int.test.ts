@@ -6,7 +6,14 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { commitCheckpoint, latestCheckpoint, prepareStaging, RunLostError, runTrainingChild } from "./training-child";
+import {
+  commitCheckpoint,
+  latestCheckpoint,
+  prepareStaging,
+  RunLostError,
+  runTrainingChild,
+  stopStaleTrainer,
+} from "./training-child";
 
 const tmp = path.join(os.tmpdir(), `paravt-training-child-${process.pid}`);
 afterAll(() => fs.rm(tmp, { recursive: true, force: true }));
@@ -59,7 +66,7 @@ describe("a lost lock", () => {
         childPid = msg.pid;
         controller.abort("its lock was not renewed for 2 s");
       },
-      controller.signal,
+      { signal: controller.signal },
     );
     await expect(done).rejects.toThrow(RunLostError);
     await expect(done).rejects.toThrow(/its lock was not renewed for 2 s/);
@@ -69,3 +76,59 @@ describe("a lost lock", () => {
     expect(stat === null || stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z").toBe(true);
   });
 });
+
+describe("one trainer per run on a machine", () => {
+  it("stops the run's previous trainer before a new delivery forks its own", async () => {
+    await fs.mkdir(tmp, { recursive: true });
+    const pidFile = path.join(tmp, "trainer.pid");
+    const child = fileURLToPath(new URL("./test-idle-child.ts", import.meta.url));
+    let first = 0;
+    let second = 0;
+    let started!: () => void;
+    const firstStarted = new Promise<void>((r) => (started = r));
+    // A stale delivery's trainer: its worker lost the lock but has not stopped it yet.
+    const stale = runTrainingChild<{ pid: number }, never>(
+      child,
+      {},
+      async (msg) => {
+        first = msg.pid;
+        started();
+      },
+      { pidFile },
+    );
+    await firstStarted;
+    await waitFor(async () => (await fs.stat(pidFile).catch(() => null)) !== null);
+
+    const controller = new AbortController();
+    const fresh = runTrainingChild<{ pid: number }, never>(
+      child,
+      {},
+      async (msg) => {
+        second = msg.pid;
+        // The stale one is gone before this one started.
+        expect(await alive(first)).toBe(false);
+        controller.abort("test done");
+      },
+      { pidFile, signal: controller.signal },
+    );
+    await expect(stale).rejects.toThrow(/training process died/);
+    await expect(fresh).rejects.toThrow(RunLostError);
+    expect(second).toBeGreaterThan(0);
+    expect(second).not.toBe(first);
+    // Nothing left to stop: the pid file names a process that is gone.
+    expect(await stopStaleTrainer(pidFile)).toBeNull();
+  });
+});
+
+async function alive(pid: number): Promise<boolean> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, "utf8").catch(() => null);
+  return stat !== null && stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+}
+
+async function waitFor(fn: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await fn())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -2,6 +2,7 @@
 // one attempt, not the worker) and its messages are relayed here, next to the database, in order.
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 
 export interface CheckpointBounds {
@@ -95,6 +96,64 @@ export function exitWithParent(): void {
 /** What a message handler decides: finish with a result, record the attempt's failure, or go on. */
 export type Relay<R> = { done: R } | { fail: Error } | void;
 
+/** A trainer process as recorded in its run's pid file: pid reuse is told apart by start time. */
+interface TrainerRecord {
+  pid: number;
+  /** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot. */
+  startTicks: string;
+  host: string;
+}
+
+/** The start time of a live (not zombie) process, or null (gone, a zombie, or no /proc). */
+async function liveStartTicks(pid: number): Promise<string | null> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, "utf8").catch(() => null);
+  if (stat === null) return null;
+  // "pid (comm) state ppid ...": fields after the last ")" start with the state (field 3).
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return fields[0] === "Z" ? null : (fields[19] ?? null);
+}
+
+/**
+ * At most one trainer per run on a machine. A new delivery of a training job exists only because
+ * the previous one lost the job's lock, so a trainer of the run still alive here is stale: its
+ * worker's watchdog will stop it, but the lock can expire and the job be handed out again a moment
+ * before that (a loaded machine). This stops it first and waits until it is gone. Returns its pid,
+ * or null when there was none (a trainer on another machine is kept out by the fencing token).
+ */
+export async function stopStaleTrainer(pidFile: string): Promise<number | null> {
+  const record = await fs
+    .readFile(pidFile, "utf8")
+    .then((t) => JSON.parse(t) as TrainerRecord)
+    .catch(() => null);
+  if (!record || record.host !== os.hostname()) return null;
+  if ((await liveStartTicks(record.pid)) !== record.startTicks) return null;
+  try {
+    process.kill(record.pid, "SIGKILL");
+  } catch {
+    return null;
+  }
+  const deadline = Date.now() + 10_000;
+  while ((await liveStartTicks(record.pid)) === record.startTicks) {
+    if (Date.now() > deadline) throw new Error(`The run's previous training process ${record.pid} does not stop`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return record.pid;
+}
+
+async function recordTrainer(pidFile: string, pid: number): Promise<void> {
+  const startTicks = await liveStartTicks(pid);
+  if (startTicks === null) return;
+  const record: TrainerRecord = { pid, startTicks, host: os.hostname() };
+  await fs.writeFile(pidFile, JSON.stringify(record));
+}
+
+export interface TrainingChildOptions {
+  /** Aborted when the job's lock is lost: the child is killed and the attempt fails with RunLostError. */
+  signal?: AbortSignal;
+  /** The run's trainer pid file (`<run>/trainer.pid`): a stale trainer is stopped before this one starts. */
+  pidFile?: string;
+}
+
 /**
  * Forks `childPath` (under tsx), sends it `{type: "start", options}` and feeds its messages to
  * `onMessage` one at a time, each after the previous one's writes. A handler that throws (the run
@@ -102,12 +161,14 @@ export type Relay<R> = { done: R } | { fail: Error } | void;
  * dies without `done` (native crash, OOM kill) fails it with a retryable error, so the retry
  * resumes from the latest checkpoint.
  */
-export function runTrainingChild<M, R>(
+export async function runTrainingChild<M, R>(
   childPath: string,
   options: unknown,
   onMessage: (msg: M, child: ChildProcess) => Promise<Relay<R>>,
-  signal?: AbortSignal,
+  { signal, pidFile }: TrainingChildOptions = {},
 ): Promise<R> {
+  if (pidFile) await stopStaleTrainer(pidFile);
+  if (signal?.aborted) throw new RunLostError(`Not started: ${String(signal.reason ?? "the job's lock was lost")}`);
   return new Promise((resolve, reject) => {
     // tsx is passed explicitly: the parent may run under a test runner with other loader flags.
     const child = fork(childPath, [], {
@@ -158,6 +219,7 @@ export function runTrainingChild<M, R>(
     if (signal?.aborted) stop();
     else signal?.addEventListener("abort", stop, { once: true });
     child.on("exit", () => signal?.removeEventListener("abort", stop));
+    if (pidFile && child.pid !== undefined) void recordTrainer(pidFile, child.pid).catch(() => undefined);
     child.send({ type: "start", options });
   });
 }

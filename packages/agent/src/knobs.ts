@@ -1,9 +1,21 @@
-// The evaluation knobs of SPEC §5 (and the runner's own), validated with zod. Defaults are the
-// locked protocol of the headline rows: K = 64, temperature 0, max 2048 tokens, max_turns 3,
-// max_parallel 5, final answer asked once more with 64 (MCQ) / 128 (grounding) tokens.
+// The evaluation knobs of SPEC §5 (and the runner's own), validated with zod. The knobs an
+// evaluation launch also sets (temperature, tokens, turns, parallel calls, think prefix, dispatch,
+// prompt preset, request style, video channel) and the reference request's rules are
+// @paravt/protocol's `episodeKnobs` / `refuseKnobConflicts`, in the runner's ranges; the rest are
+// the runner's. Defaults are the locked protocol of the headline rows: K = 64, temperature 0,
+// max 2048 tokens, max_turns 3, max_parallel 5, final answer asked once more with 64 (MCQ) / 128
+// (grounding) tokens; but `dispatch` defaults to "subagent" (below).
 
+import {
+  DISPATCH_STYLES,
+  episodeKnobs,
+  LOCKED_KNOBS,
+  refuseKnobConflicts,
+  REQUEST_STYLES,
+  RUNNER_KNOB_RANGES,
+} from "@paravt/protocol";
 import { z } from "zod";
-import { PROMPT_PRESET_NAMES, PromptModeSchema, PromptOverridesSchema } from "./prompts";
+import { PromptModeSchema, PromptOverridesSchema } from "./prompts";
 
 /**
  * How crop_video results reach the main agent (SPEC §5):
@@ -13,7 +25,7 @@ import { PROMPT_PRESET_NAMES, PromptModeSchema, PromptOverridesSchema } from "./
  *   main agent's context as a user turn, with a text `<tool_response>` stating how many frames
  *   from which second to which. Headline-row reproduction uses this one.
  */
-export const DispatchStyleSchema = z.enum(["subagent", "evaluator"]);
+export const DispatchStyleSchema = z.enum(DISPATCH_STYLES);
 export type DispatchStyle = z.infer<typeof DispatchStyleSchema>;
 
 /** SPEC §4: the evaluation parser (default) or the training parser (RL rollouts). */
@@ -29,38 +41,26 @@ const positiveInt = z.int().min(1);
  * - "reference": the request the reference evaluator sends (reference-protocol.ts): its system
  *   prompts and question text, bare frames sampled like qwen-vl-utils `fetch_video`, its tool
  *   response texts and a separate final-answer turn. Requires `dispatch: "evaluator"` (the
- *   reference's style), no think prefix and no prompt overrides.
+ *   reference's style), no think prefix, no prompt preset and no prompt overrides.
  */
-export const RequestStyleSchema = z.enum(["workbench", "reference"]);
+export const RequestStyleSchema = z.enum(REQUEST_STYLES);
 export type RequestStyle = z.infer<typeof RequestStyleSchema>;
 
-export const EvalKnobsSchema = z
-  .object({
+export const EvalKnobsSchema = episodeKnobs(RUNNER_KNOB_RANGES)
+  .extend({
     mode: PromptModeSchema.default("agentic_general"),
-    requestStyle: RequestStyleSchema.default("workbench"),
     /**
-     * Reference style only: how the overview travels (driver.py `--video_channel`): "image_url",
-     * frames sampled here (the reference's MCQ setting); "video_url", the file itself for the
-     * server to decode (its Charades-STA setting; docs/serving.md).
+     * The runner's callers that name no dispatch are SPEC §1's (RL rollouts, nano, benches):
+     * training's style. An evaluation always passes its launch's (default "evaluator").
      */
-    videoChannel: z.enum(["image_url", "video_url"]).default("image_url"),
     dispatch: DispatchStyleSchema.default("subagent"),
     toolParser: ToolParserSchema.default("eval"),
     /** Overview frames (SPEC §1.1). */
     k: positiveInt.max(4096).default(64),
-    temperature: z.number().min(0).max(10).default(0),
     topP: z.number().gt(0).max(1).optional(),
     seed: z.int().optional(),
-    /** Max new tokens of a main-agent turn. */
-    maxTokens: positiveInt.default(2048),
-    /** Tool rounds (SPEC §1.6). 0 = the first turn is already the forced final answer. */
-    maxTurns: z.int().min(0).max(100).default(3),
-    /** Calls accepted per turn (SPEC §1.6); later calls of the turn are rejected with a reason. */
-    maxParallel: positiveInt.max(1000).default(5),
     /** Calls of one turn being cropped at the same time; default = maxParallel. */
     concurrency: positiveInt.max(1000).optional(),
-    /** SPEC §1.7: every main-agent generation starts from a forced `<think>\n`. */
-    thinkPrefix: z.boolean().default(false),
     /** SPEC §5: max tokens of the forced final answer, per question type. */
     finalAnswerMaxTokens: z
       .object({ mcq: positiveInt.default(64), tvg: positiveInt.default(128), oe: positiveInt.default(128) })
@@ -76,30 +76,19 @@ export const EvalKnobsSchema = z
      * so no answer depends on an infrastructure failure).
      */
     subAgentFailure: z.enum(["error_text", "fail_episode"]).default("error_text"),
-    /** Prompt wording; default: the engine's `promptPreset`, else "generic". */
-    promptPreset: z.enum(PROMPT_PRESET_NAMES).optional(),
     /** Texts replacing the preset's for this run (placeholders validated). */
     prompts: PromptOverridesSchema.optional(),
   })
   .strict()
-  .superRefine((k, ctx) => {
-    const refuse = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-    if (k.videoChannel === "video_url" && k.requestStyle !== "reference") {
-      refuse("videoChannel", 'the video_url channel is the reference request\'s: use requestStyle "reference"');
-    }
-    if (k.requestStyle !== "reference") return;
-    if (k.dispatch !== "evaluator") {
-      refuse("dispatch", 'the reference request style returns crops to the main agent: use dispatch "evaluator"');
-    }
-    if (k.thinkPrefix) refuse("thinkPrefix", "the reference evaluator forces no <think> prefix");
-    if (k.prompts) refuse("prompts", "the reference request style sends the reference's own texts: no overrides");
-  });
+  .superRefine(refuseKnobConflicts);
 
 export type EvalKnobs = z.infer<typeof EvalKnobsSchema>;
 export type EvalKnobsInput = z.input<typeof EvalKnobsSchema>;
 
-/** The locked protocol of SPEC §5 (every default). */
-export const LOCKED_PROTOCOL: Readonly<EvalKnobs> = Object.freeze(EvalKnobsSchema.parse({}));
+/** The locked protocol of SPEC §5: every default, with the evaluator's dispatch. */
+export const LOCKED_PROTOCOL: Readonly<EvalKnobs> = Object.freeze(
+  EvalKnobsSchema.parse({ dispatch: LOCKED_KNOBS.dispatch }),
+);
 
 /** Parses knobs with a message naming every bad field (zod's pretty error). */
 export function parseEvalKnobs(input: unknown): EvalKnobs {

@@ -27,7 +27,15 @@ describe("eval knobs (SPEC §5)", () => {
       summaryMaxTokens: 512,
       mode: "agentic_general",
       toolParser: "eval",
+      dispatch: "evaluator",
     });
+    // A caller naming no dispatch gets training's (SPEC §1); evaluations pass theirs.
+    expect(parseEvalKnobs({}).dispatch).toBe("subagent");
+  });
+
+  it("takes a reference run with an empty override set, as a launch does", () => {
+    const knobs = { requestStyle: "reference", dispatch: "evaluator", prompts: {} };
+    expect(parseEvalKnobs(knobs).prompts).toEqual({});
   });
 
   it("names every bad field and refuses unknown ones", () => {

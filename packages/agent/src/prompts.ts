@@ -9,6 +9,7 @@
 //   ParaVT-nano checkpoints see the token sequences they were trained on. No system prompt and no
 //   final-answer nudge (the oracle never has either).
 
+import { PROMPT_PRESET_NAMES as PRESET_NAMES } from "@paravt/protocol";
 import { z } from "zod";
 import type { PromptPresetName } from "./types";
 import { fillTemplate, placeholdersOf, unknownPlaceholders } from "./template";
@@ -23,7 +24,8 @@ export function isAgentic(mode: PromptMode): boolean {
   return mode === "agentic_general" || mode === "agentic_minimal";
 }
 
-export const PROMPT_PRESET_NAMES = ["generic", "nano"] as const satisfies readonly PromptPresetName[];
+/** The presets (@paravt/protocol's, the `promptPreset` knob's values). */
+export const PROMPT_PRESET_NAMES = PRESET_NAMES satisfies readonly PromptPresetName[];
 
 /** Question types of SPEC §6 (`oe` = open-ended). */
 export const QuestionTypeSchema = z.enum(["mcq", "tvg", "oe"]);

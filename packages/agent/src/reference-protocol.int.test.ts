@@ -82,7 +82,7 @@ describe("reference texts", () => {
     const engine = new OpenAIEngine({ baseUrl: "http://127.0.0.1:9/v1", model: "m" });
     const run = (config: object) => runEpisode({ engine, frames, input, config });
     return Promise.all([
-      expect(run({ requestStyle: "reference" })).rejects.toThrow(/use dispatch "evaluator"/),
+      expect(run({ requestStyle: "reference" })).rejects.toThrow(/use the evaluator's dispatch/),
       expect(run({ requestStyle: "reference", dispatch: "evaluator", thinkPrefix: true })).rejects.toThrow(KnobsError),
       expect(run({ requestStyle: "reference", dispatch: "evaluator", prompts: { system: "x" } })).rejects.toThrow(
         /no overrides/,

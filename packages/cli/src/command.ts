@@ -7,6 +7,12 @@ export interface CliIo {
   readonly stderr: Writable;
 }
 
+/**
+ * A bad command line: the command that catches it prints the message and its help on stderr and
+ * exits 2 (any other error exits 1).
+ */
+export class UsageError extends Error {}
+
 /** One `paravt <name>` subcommand. Later issues add more (auth, dataset import, eval...). */
 export interface Command {
   readonly name: string;

@@ -1,6 +1,6 @@
 /**
  * @paravt/protocol: the ParaVT protocol core (SPEC.md §2 rewards and §4 parsers, bit-for-bit
- * with the reference), pure and client-safe: no I/O, no Node-only imports.
+ * with the reference; the §5 episode knobs), pure and client-safe: no I/O, no Node-only imports.
  */
 export { extractAnswer, firstAnswerBody, removeBlocks } from "./answer";
 export { extractLetter, extractTimeRange } from "./eval-extract";
@@ -23,6 +23,21 @@ export {
   thinkBodyRange,
   type FormatRewardConfig,
 } from "./format-reward";
+export {
+  DISPATCH_STYLES,
+  episodeKnobs,
+  LAUNCH_KNOB_RANGES,
+  LOCKED_KNOBS,
+  PROMPT_PRESET_NAMES,
+  refuseKnobConflicts,
+  REQUEST_STYLES,
+  RUNNER_KNOB_RANGES,
+  VIDEO_CHANNELS,
+  type DispatchStyle,
+  type KnobConflictInput,
+  type KnobRanges,
+  type RequestStyle,
+} from "./knobs";
 export { normalizeText } from "./normalize";
 export {
   findLazyBlocks,

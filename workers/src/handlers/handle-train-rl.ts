@@ -152,7 +152,7 @@ function trainInChild(
       if (msg.type === "done") return { done: { checkpoints, step: msg.step, last } };
       return { fail: msg.permanent ? new PermanentJobError(msg.message) : new Error(msg.message) };
     },
-    ctx.signal,
+    { signal: ctx.signal, pidFile: path.join(run.dir, "trainer.pid") },
   );
 }
 

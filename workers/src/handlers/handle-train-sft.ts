@@ -50,7 +50,7 @@ function trainInChild(
       if (msg.type === "done") return { done: { checkpoints, lastLoss: msg.lastLoss } };
       return { fail: msg.permanent ? new PermanentJobError(msg.message) : new Error(msg.message) };
     },
-    ctx.signal,
+    { signal: ctx.signal, pidFile: path.join(runDir, "trainer.pid") },
   );
 }
 

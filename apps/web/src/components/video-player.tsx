@@ -35,7 +35,7 @@ export function VideoPlayer({
       playbackRates: [0.5, 1, 1.5, 2, 4],
       poster,
       sources: [{ src, type: "video/mp4" }],
-      userActions: { hotkeys: false }, // the page owns the keyboard (see useVideoHotkeys)
+      userActions: { hotkeys: false }, // the page owns the keyboard (see useHotkeys)
     });
     player.on("timeupdate", () => callbacks.current.onTime(player.currentTime() ?? 0));
     player.on("seeked", () => callbacks.current.onTime(player.currentTime() ?? 0));

@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { CliIo, Command } from "../command";
+import { UsageError, type CliIo, type Command } from "../command";
 import { serve, SERVE_HELP } from "./nano-serve";
 
 const PRESETS = {
@@ -84,8 +84,6 @@ checkpoint) goes to stdout. Exit codes: 0 done, 1 training failed, 2 bad argumen
 Example:
   paravt nano train --suite var/suites/s1 --out var/checkpoints/nano-s1 --steps 1500
 `;
-
-class UsageError extends Error {}
 
 /** `--repeat-template` "when=4,after=2" -> { when: 4, after: 2 } (a template once, a count >= 1). */
 export function parseTemplateRepeats(text: string): Record<string, number> {

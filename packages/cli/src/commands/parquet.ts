@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { MaterializeReport, SentinelRoot } from "@paravt/benchmarks";
-import { runSubcommand, type CliIo, type Command } from "../command";
+import { runSubcommand, UsageError, type CliIo, type Command } from "../command";
 
 // SPEC §6 virtual roots, as @paravt/benchmarks' SENTINEL_ROOTS (the test checks they match): a
 // literal so that `paravt --help` does not load the parquet stack.
@@ -42,8 +42,6 @@ Exit codes: 0 written, 1 cannot read or write, 2 bad arguments, 3 written but --
 Example:
   paravt parquet materialize --in rl_train.parquet --out rl_train.local.parquet --media-root /data/paravt
 `;
-
-class UsageError extends Error {}
 
 interface MaterializeArgs {
   input: string;

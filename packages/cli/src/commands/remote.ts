@@ -4,10 +4,8 @@
 import { once } from "node:events";
 import fs from "node:fs/promises";
 import { parseArgs } from "node:util";
-import type { CliIo, Command } from "../command";
+import { UsageError, type CliIo, type Command } from "../command";
 import { maskToken, readConfig, removeConfig, writeConfig, type RemoteConfig } from "../remote/config";
-
-class UsageError extends Error {}
 
 /** parseArgs with our error type; `positionals` are allowed only where a command says so. */
 function args<T extends Record<string, { type: "string" | "boolean"; multiple?: boolean }>>(

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { runSubcommand, type CliIo, type Command } from "../command";
+import { runSubcommand, UsageError, type CliIo, type Command } from "../command";
 
 const HELP = `Usage: paravt suite generate --seed S --count N --out DIR [--min-minutes A] [--max-minutes B]
                            [--when-answer seconds|mmss] [--when-search overview|crops]
@@ -72,8 +72,6 @@ function minutes(name: string, value: string | undefined): number | undefined {
     throw new UsageError(`--${name} must be a number in [1, 30] (got ${value})`);
   return n;
 }
-
-class UsageError extends Error {}
 
 interface GenerateArgs {
   seed: number;

@@ -173,9 +173,14 @@ describe("off the main thread", () => {
       return { elapsed: end - start, ticks: marks.length - 2, maxGap };
     };
     // grow the batch until one run takes >= 150 ms, so the measurement means something anywhere
-    let m = await during(1);
-    for (let B = 2; B <= 64 && m.elapsed < 150; B *= 2) m = await during(B);
+    let B = 1;
+    let m = await during(B);
+    while (B < 64 && m.elapsed < 150) m = await during((B *= 2));
     expect(m.elapsed).toBeGreaterThanOrEqual(150);
+    // On a loaded machine the scheduler may stall this process once for a while; a run on the main
+    // thread would block the loop for the whole run every time, so the best of three tells them apart.
+    const blocked = (r: typeof m) => r.maxGap >= r.elapsed / 2 || r.ticks <= r.elapsed / 5 / 4;
+    for (let attempt = 1; attempt < 3 && blocked(m); attempt++) m = await during(B);
     expect(m.ticks).toBeGreaterThan(m.elapsed / 5 / 4);
     expect(m.maxGap).toBeLessThan(m.elapsed / 2);
   });

@@ -1,6 +1,7 @@
 // Evaluation contracts (issue 7, SPEC §5 and §6): what a launch asks for, what a run, a sample
 // row, an episode transcript and the results matrix look like. Client-safe: the launch form
 // validates with the same schema and shows the same reasons as the API.
+import { episodeKnobs, LAUNCH_KNOB_RANGES, refuseKnobConflicts } from "@paravt/protocol";
 import { z } from "zod";
 import { dbInt, id, pageLimit, projectRef, storable } from "./common";
 import { questionTypeSchema } from "./datasets";
@@ -18,11 +19,11 @@ export function usesTools(mode: EvalMode): boolean {
 }
 
 /**
- * SPEC §5: the reference EVALUATOR puts a crop's frames straight back into the main agent's
- * context ("evaluator"); TRAINING hands each crop to a sub-agent whose summary returns
- * ("subagent"). Names as in @paravt/agent's knobs.
+ * SPEC §5 dispatch styles ("evaluator": a crop's frames straight back to the main agent;
+ * "subagent": training's summaries) and request styles (ours, or the reference evaluator's,
+ * docs/serving.md): the episode knobs' own, from @paravt/protocol.
  */
-export const DISPATCH_STYLES = ["evaluator", "subagent"] as const;
+export { DISPATCH_STYLES, REQUEST_STYLES, type RequestStyle } from "@paravt/protocol";
 
 /** VideoMME's duration groups (SPEC §5 "accuracy by duration"). */
 export const DURATION_CATEGORIES = ["short", "medium", "long"] as const;
@@ -36,66 +37,36 @@ export const MODEL_KIND_EVAL_MODES: Record<(typeof MODEL_KINDS)[number], readonl
   EXTERNAL: [],
 };
 
-/** Whose request an evaluation sends: ours, or the reference evaluator's (docs/serving.md). */
-export const REQUEST_STYLES = ["workbench", "reference"] as const;
-export type RequestStyle = (typeof REQUEST_STYLES)[number];
-
 export const MAX_K = 256;
 /** One launch is a cross product; more runs than this is almost surely a mistake in the form. */
 export const MAX_EVAL_RUNS_PER_LAUNCH = 64;
 
+const { promptPreset, requestStyle, videoChannel, ...launchKnobs } = episodeKnobs(LAUNCH_KNOB_RANGES).shape;
+
 /**
- * Episode settings of every run of a launch. Defaults are SPEC §5's locked protocol for headline
- * rows (temperature 0, 2048 tokens, max_turns 3, max_parallel 5) and the evaluator's dispatch.
+ * Episode settings of every run of a launch: @paravt/protocol's episode knobs (SPEC §5's locked
+ * protocol for headline rows as defaults: temperature 0, 2048 tokens, max_turns 3, max_parallel 5,
+ * the evaluator's dispatch) in a launch's ranges, plus the launch's own `subtitles` and `prompts`.
+ * Reference runs (`requestStyle`) need the evaluator's dispatch, no think prefix, no prompt preset
+ * and no prompt overrides (`refuseKnobConflicts`, the runner's rule too), and samples imported with
+ * the reference's question text (metadata.reference).
  */
 export const evalKnobs = z
   .object({
-    temperature: z.number().min(0, "Temperature must be >= 0").max(2, "Temperature must be <= 2").default(0),
-    maxTokens: z.number().int().min(16, "At least 16 tokens").max(32_768, "At most 32768 tokens").default(2048),
-    maxTurns: z.number().int().min(0, "max turns must be >= 0").max(16, "At most 16 tool rounds").default(3),
-    maxParallel: z.number().int().min(1, "At least one call per turn").max(32, "At most 32 calls per turn").default(5),
-    /** SPEC §1.7: every main-agent generation continues from a forced `<think>\n`. */
-    thinkPrefix: z.boolean().default(false),
-    /** SPEC §5: headline-row reproduction uses the evaluator's style. */
-    dispatch: z.enum(DISPATCH_STYLES).default("evaluator"),
+    ...launchKnobs,
     /** Prefix the sample's subtitles (metadata.subtitles) to the question (VideoMME w/ subs). */
     subtitles: z.boolean().default(false),
-    /** Prompt wording family of the episode runner; default: the engine's own (nano) or "generic". */
-    promptPreset: z.enum(["generic", "nano"]).optional(),
+    promptPreset,
     /**
      * Prompt texts replacing the preset's (SPEC §5: users may supply a published row's exact
      * templates). Checked by the episode runner when the run starts; a bad template fails the run
      * with the runner's reason.
      */
     prompts: z.record(z.string(), z.string().max(20_000)).optional(),
-    /**
-     * Whose request the model gets (@paravt/agent knobs.ts `requestStyle`): "workbench", our own
-     * prompts with timestamped frames; "reference", the reference evaluator's request (driver.py:
-     * its prompts and question texts, bare frames sampled like qwen-vl-utils, a separate final-answer
-     * turn). Reference runs need the evaluator's dispatch, no think prefix and no prompt overrides,
-     * and samples imported with the reference's question text (metadata.reference).
-     */
-    requestStyle: z.enum(REQUEST_STYLES).default("workbench"),
-    /**
-     * Reference request only (driver.py `--video_channel`): "image_url", overview frames decoded
-     * by the workbench (the reference's MCQ setting); "video_url", the video file for the server to
-     * decode (its Charades-STA setting: the server must see the same path, docs/serving.md).
-     */
-    videoChannel: z.enum(["image_url", "video_url"]).default("image_url"),
+    requestStyle,
+    videoChannel,
   })
-  .superRefine((k, ctx) => {
-    const refuse = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
-    if (k.videoChannel === "video_url" && k.requestStyle !== "reference") {
-      refuse("videoChannel", "The video_url channel is the reference request's");
-    }
-    if (k.requestStyle !== "reference") return;
-    if (k.dispatch !== "evaluator")
-      refuse("dispatch", "The reference request returns crops to the main agent: use the evaluator's dispatch");
-    if (k.thinkPrefix) refuse("thinkPrefix", "The reference evaluator forces no <think> prefix");
-    if (k.prompts && Object.keys(k.prompts).length > 0)
-      refuse("prompts", "The reference request sends its own texts: no overrides");
-    if (k.promptPreset) refuse("promptPreset", "The reference request has its own wording: no prompt preset");
-  });
+  .superRefine(refuseKnobConflicts);
 export type EvalKnobs = z.infer<typeof evalKnobs>;
 
 const kValue = z

@@ -2,7 +2,7 @@
 import type { EvalEpisodeOutput, VideoOutput } from "@paravt/shared";
 import { memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from "react";
 import { createPlaybackClock, usePlaybackTime, type PlaybackClock } from "@/lib/playback-clock";
-import { EPISODE_HOTKEYS, useEpisodeHotkeys } from "@/lib/use-episode-hotkeys";
+import { PLAYER_HOTKEYS, playerKeys, useHotkeys } from "@/lib/use-hotkeys";
 import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
 import { VideoPlayer, type Player } from "../video-player";
@@ -18,6 +18,14 @@ const EpisodeTurn = memo(EpisodeTurnView);
 const DEFAULT_FPS = 30;
 /** While playing, the URL's `t` is refreshed at most this often (history.replaceState, never push). */
 const URL_TIME_EVERY_MS = 1000;
+
+/** The viewer's keys (its `useHotkeys` keymap), as the help lists them. */
+const EPISODE_HOTKEYS: [string, string][] = [
+  ...PLAYER_HOTKEYS,
+  ["[ / ]", "previous / next crop window (time order, all turns)"],
+  ["Esc", "stop looping a window, close this help"],
+  ["?", "show / hide this help"],
+];
 
 /** The URL state of the viewer (`?t=12.3&w=<turn>.<call>`), read once on mount. */
 function readUrl(): { t: number | null; w: string | null } {
@@ -159,33 +167,21 @@ export function EpisodeViewer({
     [clock],
   );
 
-  const actions = {
-    togglePlay: () => {
-      const p = player.current;
-      if (!p) return;
-      if (p.paused()) void p.play();
-      else p.pause();
-    },
-    seekBy: (s: number) => seek((player.current?.currentTime() ?? clock.get()) + s),
-    stepFrames: (n: number) => {
-      player.current?.pause();
-      seek((player.current?.currentTime() ?? clock.get()) + n / fps);
-    },
-    prevWindow: () => {
-      const w = stepWindow(ordered, selected, clock.get(), -1);
-      if (w) select(w, { loop: false });
-    },
-    nextWindow: () => {
-      const w = stepWindow(ordered, selected, clock.get(), 1);
-      if (w) select(w, { loop: false });
-    },
-    toggleHelp: () => setHelp((h) => !h),
-    escape: () => {
+  // The keys of EPISODE_HOTKEYS.
+  const stepSelection = (direction: 1 | -1) => {
+    const w = stepWindow(ordered, selected, clock.get(), direction);
+    if (w) select(w, { loop: false });
+  };
+  useHotkeys({
+    ...playerKeys(player, seek, () => clock.get(), fps),
+    "[": () => stepSelection(-1),
+    "]": () => stepSelection(1),
+    "?": () => setHelp((h) => !h),
+    Escape: () => {
       if (help) setHelp(false);
       else setLooping(null);
     },
-  };
-  useEpisodeHotkeys(actions);
+  });
 
   const onSelectWindow = useCallback((w: LaneWindow) => select(w, { loop: true }), [select]);
   const onSeek = useCallback((t: number) => seek(t), [seek]);

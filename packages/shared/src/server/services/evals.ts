@@ -29,7 +29,7 @@ import { buildMatrix } from "./evals-matrix";
 import { buildGroupTable } from "./evals-table";
 import { enqueueEvalFlow } from "./evals-queue";
 import { durationCategoryOf, summarize, summaryRowsOf } from "./evals-summary";
-import { getRun, toRunOutput } from "./runs";
+import { getRun, toEvent, toRunOutput } from "./runs";
 
 export { buildMatrix, headline } from "./evals-matrix";
 export { buildGroupTable, percent, TABLE_POLICY, tableCsv, tableMarkdown } from "./evals-table";
@@ -55,18 +55,6 @@ const EVAL_KINDS = ["eval", "import"] as const;
 
 function jsonValue(v: unknown): Prisma.InputJsonValue {
   return JSON.parse(JSON.stringify(v)) as Prisma.InputJsonValue;
-}
-
-function runEvent(r: Run) {
-  return {
-    projectId: r.projectId,
-    runId: r.id,
-    status: r.status,
-    progress: r.progress,
-    message: r.message,
-    error: r.error,
-    at: new Date().toISOString(),
-  };
 }
 
 /**
@@ -149,7 +137,7 @@ export async function createEvalRun(
     },
   });
   // Published before enqueueing so that no subscriber can see RUNNING before QUEUED.
-  await publishRunEvent(runEvent(run));
+  await publishRunEvent(toEvent(run));
   try {
     await enqueueEvalFlow(run.id, spec.sampleIds.length, spec.shardSize);
   } catch (err) {
@@ -158,7 +146,7 @@ export async function createEvalRun(
       where: { id: run.id },
       data: { status: "FAILED", error: `Could not enqueue: ${(err as Error).message}`, finishedAt: new Date() },
     });
-    await publishRunEvent(runEvent(failed)).catch(() => undefined);
+    await publishRunEvent(toEvent(failed)).catch(() => undefined);
     throw err;
   }
   return getRun(access, run.id);

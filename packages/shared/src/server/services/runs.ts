@@ -170,9 +170,13 @@ export async function reportRunProgress(runId: string, progress: number, message
   await publishRunEvent(toEvent(run));
 }
 
-export async function finishRun(runId: string, message = "Done"): Promise<void> {
+/**
+ * `fence`: the attempt count the finishing delivery set (startRunAttempt). A delivery whose job
+ * was taken over meanwhile (its lock lost) then writes nothing: the row belongs to the newer one.
+ */
+export async function finishRun(runId: string, message = "Done", fence?: number): Promise<void> {
   const res = await db().run.updateMany({
-    where: { id: runId, status: "RUNNING" },
+    where: { id: runId, status: "RUNNING", ...(fence !== undefined ? { attempts: fence } : {}) },
     data: { status: "SUCCEEDED", progress: 1, message, finishedAt: new Date() },
   });
   if (res.count) await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: runId } })));
@@ -182,9 +186,10 @@ export async function finishRun(runId: string, message = "Done"): Promise<void> 
  * Records a failure. With retries left the run goes back to QUEUED (BullMQ will deliver it
  * again); on the last attempt it becomes FAILED with the reason.
  */
-export async function failRunAttempt(runId: string, error: string, willRetry: boolean): Promise<void> {
+export async function failRunAttempt(runId: string, error: string, willRetry: boolean, fence?: number): Promise<void> {
   const res = await db().run.updateMany({
-    where: { id: runId, status: "RUNNING" },
+    // With `fence`, only the delivery that still owns the run (see finishRun) writes.
+    where: { id: runId, status: "RUNNING", ...(fence !== undefined ? { attempts: fence } : {}) },
     data: willRetry
       ? { status: "QUEUED", message: `Retrying after error: ${error}`.slice(0, 1000) }
       : { status: "FAILED", error: error.slice(0, 4000), finishedAt: new Date() },

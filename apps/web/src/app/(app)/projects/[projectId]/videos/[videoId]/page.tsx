@@ -14,10 +14,17 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { Select } from "@/components/ui/input";
 import { VideoPlayer, type Player } from "@/components/video-player";
 import { formatSeconds, VideoTimeline } from "@/components/video-timeline";
-import { VIDEO_HOTKEYS, useVideoHotkeys } from "@/lib/use-video-hotkeys";
+import { PLAYER_HOTKEYS, playerKeys, useHotkeys } from "@/lib/use-hotkeys";
 import { errorMessage, useTRPC } from "@/trpc/client";
 
 const K_CHOICES = [4, 8, 16, 32, 64] as const;
+
+/** The page's keys (its `useHotkeys` keymap), as the help lists them. */
+const VIDEO_HOTKEYS: [string, string][] = [
+  ...PLAYER_HOTKEYS,
+  ["[ / ]", "previous / next overview frame"],
+  ["?", "show / hide this help"],
+];
 
 export default function VideoPage() {
   const { projectId, videoId } = useParams<{ projectId: string; videoId: string }>();
@@ -66,26 +73,13 @@ export default function VideoPage() {
     [duration],
   );
 
-  const actions = useMemo(
-    () => ({
-      togglePlay: () => {
-        const p = player.current;
-        if (!p) return;
-        if (p.paused()) void p.play();
-        else p.pause();
-      },
-      seekBy: (s: number) => seek((player.current?.currentTime() ?? time) + s),
-      stepFrames: (n: number) => {
-        player.current?.pause();
-        seek((player.current?.currentTime() ?? time) + n / (video.data?.fps || 25));
-      },
-      prevTick: () => seek([...ticks].reverse().find((t) => t < time - 1e-3) ?? 0),
-      nextTick: () => seek(ticks.find((t) => t > time + 1e-3) ?? time),
-      toggleHelp: () => setHelp((h) => !h),
-    }),
-    [seek, ticks, time, video.data?.fps],
-  );
-  useVideoHotkeys(actions);
+  // The keys of VIDEO_HOTKEYS.
+  useHotkeys({
+    ...playerKeys(player, seek, () => time, video.data?.fps || 25),
+    "[": () => seek([...ticks].reverse().find((t) => t < time - 1e-3) ?? 0),
+    "]": () => seek(ticks.find((t) => t > time + 1e-3) ?? time),
+    "?": () => setHelp((h) => !h),
+  });
 
   if (video.error) return <Alert>{errorMessage(video.error)}</Alert>;
   const v = video.data;

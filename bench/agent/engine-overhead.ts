@@ -1,7 +1,8 @@
 // Episode cost on the committed default nano checkpoint (C++ core): NanoEngine in-process vs the
 // same backend behind the OpenAI-compatible server (OpenAIEngine over localhost HTTP), measured
 // in the same run on the tiny needle suite (one 64 s video, 3 questions). Prints a Markdown table.
-//   npx tsx packages/agent/scripts/bench.ts [reps=5]
+//   npx tsx bench/agent/engine-overhead.ts [reps=5]
+// Results: bench/agent/README.md ("4. Episode cost: NanoEngine in-process vs the nano server").
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import {
@@ -13,11 +14,11 @@ import {
   runEpisode,
   videoFrameSampler,
   type ChatEngine,
-} from "../src/index";
-import { writeTinySuite } from "../src/test-support";
+} from "@paravt/agent";
+import { writeTinySuite } from "../../packages/agent/src/test-support";
 
 const reps = Number(process.argv[2] ?? 5);
-const CHECKPOINT = fileURLToPath(new URL("../../nano/checkpoints/default", import.meta.url));
+const CHECKPOINT = fileURLToPath(new URL("../../packages/nano/checkpoints/default", import.meta.url));
 const suite = await writeTinySuite();
 const backend = await CoreNanoBackend.load(CHECKPOINT);
 const direct = new NanoEngine({ backend, tokenizer: backend.tokenizer, thumbnail: backend.config.thumbnail });

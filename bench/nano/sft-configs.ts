@@ -1,17 +1,22 @@
-// Trainer and generation throughput on this machine: `npx tsx packages/nano/scripts/bench.ts`.
+// Trainer and generation throughput on this machine: `npx tsx bench/nano/sft-configs.ts`.
 // A one-video suite (seed 3, 1 minute) in a temp dir; SFT on all its examples (main + sub-agents),
 // batch 1 and 4, for the tiny test config and the default config; then greedy generation.
+// Results: bench/nano/README.md ("SFT trainer throughput per model config and batch size").
 
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { getThreads } from "@paravt/kernels";
 import { readSuite, writeSuite } from "@paravt/suite";
-import { modelConfig, type ModelConfigOverrides } from "../src/config";
-import { generate } from "../src/generate";
-import { mainAgentTurns, THINK_PREFIX } from "../src/sequence";
-import { trainSft } from "../src/train-sft";
-import { defaultTokenizer } from "../src/vocabulary";
+import {
+  defaultTokenizer,
+  generate,
+  mainAgentTurns,
+  modelConfig,
+  THINK_PREFIX,
+  trainSft,
+  type ModelConfigOverrides,
+} from "@paravt/nano";
 
 const tok = defaultTokenizer();
 const root = await mkdtemp(join(tmpdir(), "nano-bench-"));
