@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { db, evals, queue, runRecovery } from "@paravt/shared/server";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { endpointModel, evalFixture, type EvalFixture } from "../src/eval-test-fixtures";
+import { endpointModel, evalFixture, testKnobs, type EvalFixture } from "../src/eval-test-fixtures";
 import { startTestChatServer, type TestChatServer } from "../src/test-chat-server";
 import { waitForRun, waitUntil } from "../src/test-support";
 import { GET as health } from "../../apps/web/src/app/api/health/route";
@@ -37,17 +37,7 @@ afterAll(async () => {
   if (tmp) await fs.rm(tmp, { recursive: true, force: true });
 });
 
-const knobs = {
-  temperature: 0,
-  maxTokens: 64,
-  maxTurns: 3,
-  maxParallel: 5,
-  thinkPrefix: false,
-  dispatch: "evaluator",
-  requestStyle: "workbench",
-  videoChannel: "image_url",
-  subtitles: false,
-} as const;
+const knobs = testKnobs({ maxTokens: 64 });
 
 async function launch(name: string, delayMs: number): Promise<{ fx: EvalFixture; runId: string }> {
   tmp ??= await fs.mkdtemp(path.join(os.tmpdir(), "paravt-faults-eval-"));

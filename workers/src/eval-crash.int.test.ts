@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { db, evals, queue } from "@paravt/shared/server";
 import { afterAll, describe, expect, it } from "vitest";
-import { endpointModel, evalFixture, questionNumber } from "./eval-test-fixtures";
+import { endpointModel, evalFixture, questionNumber, testKnobs } from "./eval-test-fixtures";
 import { startWorkers, type RunningWorkers } from "./start-workers";
 import { startTestChatServer, type TestChatServer } from "./test-chat-server";
 import { waitForRun, waitUntil } from "./test-support";
@@ -46,17 +46,7 @@ describe("an evaluation whose worker is killed", () => {
         datasetIds: [fx.datasetId],
         modes: ["direct"],
         ks: [2],
-        knobs: {
-          temperature: 0,
-          maxTokens: 64,
-          maxTurns: 3,
-          maxParallel: 5,
-          thinkPrefix: false,
-          dispatch: "evaluator",
-          requestStyle: "workbench",
-          videoChannel: "image_url",
-          subtitles: false,
-        },
+        knobs: testKnobs({ maxTokens: 64 }),
         shardSize: 4,
       });
       const runId = launched[0]!.id;

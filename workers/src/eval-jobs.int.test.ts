@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import type { RunEvent } from "@paravt/shared";
 import { db, evals, onRunEvents, queue, runs } from "@paravt/shared/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { endpointModel, evalFixture, questionNumber } from "./eval-test-fixtures";
+import { endpointModel, evalFixture, questionNumber, testKnobs } from "./eval-test-fixtures";
 import { startWorkers, type RunningWorkers } from "./start-workers";
 import { startTestChatServer, type TestChatServer } from "./test-chat-server";
 import { waitForRun, waitUntil } from "./test-support";
@@ -38,18 +38,7 @@ async function server(opts: Parameters<typeof startTestChatServer>[0]) {
   return s;
 }
 
-const knobs = (over: Record<string, unknown> = {}) => ({
-  temperature: 0,
-  maxTokens: 256,
-  maxTurns: 3,
-  maxParallel: 5,
-  thinkPrefix: false,
-  dispatch: "evaluator" as const,
-  requestStyle: "workbench" as const,
-  videoChannel: "image_url" as const,
-  subtitles: false,
-  ...over,
-});
+const knobs = testKnobs;
 
 describe("evaluation jobs", () => {
   it(

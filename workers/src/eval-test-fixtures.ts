@@ -74,3 +74,19 @@ export function questionNumber(text: string): number | null {
   const m = /Question (\d+)\?/.exec(text);
   return m ? Number(m[1]) : null;
 }
+
+/** Launch knobs of the worker eval tests: the workbench request, greedy, 3 turns; `over` changes some. */
+export function testKnobs(over: Record<string, unknown> = {}) {
+  return {
+    temperature: 0,
+    maxTokens: 256,
+    maxTurns: 3,
+    maxParallel: 5,
+    thinkPrefix: false,
+    dispatch: "evaluator" as const,
+    requestStyle: "workbench" as const,
+    videoChannel: "image_url" as const,
+    subtitles: false,
+    ...over,
+  };
+}

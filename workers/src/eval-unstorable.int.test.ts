@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { db, evals, queue } from "@paravt/shared/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { endpointModel, evalFixture, questionNumber } from "./eval-test-fixtures";
+import { endpointModel, evalFixture, questionNumber, testKnobs } from "./eval-test-fixtures";
 import { startWorkers, type RunningWorkers } from "./start-workers";
 import { startTestChatServer, type TestChatServer } from "./test-chat-server";
 import { waitForRun } from "./test-support";
@@ -50,17 +50,7 @@ describe("unstorable model outputs", () => {
         datasetIds: [fx.datasetId],
         modes: ["direct"],
         ks: [2],
-        knobs: {
-          temperature: 0,
-          maxTokens: 256,
-          maxTurns: 3,
-          maxParallel: 5,
-          thinkPrefix: false,
-          dispatch: "evaluator",
-          requestStyle: "workbench",
-          videoChannel: "image_url",
-          subtitles: false,
-        },
+        knobs: testKnobs(),
         shardSize: 3,
       });
       const runId = launched[0]!.id;
