@@ -1,5 +1,6 @@
 // The dependency direction of STYLE.md, enforced by `npm run lint`:
 //   apps/* -> packages/api -> packages/* -> prisma ;  workers -> packages/* -> prisma
+//   research/ (the lab) -> anything ; nothing in the product imports research/
 // nothing imports apps/ or workers/; client-safe code imports no server-only code.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -9,6 +10,14 @@ module.exports = {
       severity: "error",
       from: { pathNot: "node_modules" },
       to: { circular: true, pathNot: "node_modules" },
+    },
+    {
+      name: "product-does-not-import-research",
+      comment:
+        "research/ is the lab (probes, curricula, the PyTorch mirror, recipes): it may use the product, never the reverse (research/README.md).",
+      severity: "error",
+      from: { path: "^(apps|packages|workers|kernels|prisma)/" },
+      to: { path: "^research/" },
     },
     {
       name: "nothing-imports-apps-or-workers",

@@ -9,20 +9,13 @@
 //   ParaVT-nano checkpoints see the token sequences they were trained on. No system prompt and no
 //   final-answer nudge (the oracle never has either).
 
-import { PROMPT_PRESET_NAMES as PRESET_NAMES } from "@paravt/protocol";
+import { isAgentic, PROMPT_PRESET_NAMES as PRESET_NAMES, type PromptMode } from "@paravt/protocol";
 import { z } from "zod";
 import type { PromptPresetName } from "./types";
 import { fillTemplate, placeholdersOf, unknownPlaceholders } from "./template";
 
-/** SPEC §5 prompt modes. */
-export const PROMPT_MODES = ["direct", "reasoning", "agentic_general", "agentic_minimal"] as const;
-export const PromptModeSchema = z.enum(PROMPT_MODES);
-export type PromptMode = z.infer<typeof PromptModeSchema>;
-
-/** Agentic modes dispatch crop_video calls; the others are a single pass (SPEC §5). */
-export function isAgentic(mode: PromptMode): boolean {
-  return mode === "agentic_general" || mode === "agentic_minimal";
-}
+/** SPEC §5 prompt modes and which of them are agentic: @paravt/protocol's (one definition). */
+export { isAgentic, PROMPT_MODES, promptModeSchema as PromptModeSchema, type PromptMode } from "@paravt/protocol";
 
 /** The presets (@paravt/protocol's, the `promptPreset` knob's values). */
 export const PROMPT_PRESET_NAMES = PRESET_NAMES satisfies readonly PromptPresetName[];

@@ -7,6 +7,7 @@
 // parts. Pure (zod only, no Node built-ins): the agent package imports it through
 // `@paravt/benchmarks/reference-question`.
 
+import type { PromptMode } from "@paravt/protocol";
 import { z } from "zod";
 
 /** The reference's `--datasets` names (driver.py `_parse_args_with_prompt_mode`, "the seven Tab1 benches"). */
@@ -36,11 +37,10 @@ export const ReferenceQuestionSchema = z.strictObject({
 export type ReferenceQuestion = z.output<typeof ReferenceQuestionSchema>;
 
 /**
- * The SPEC §5 prompt modes (the same four strings as @paravt/agent's PROMPT_MODES, which this
- * package cannot import: the agent imports it). The reference's rules below only ask whether the
- * mode is "direct" and whether it starts with "agentic_".
+ * The SPEC §5 prompt modes (@paravt/protocol's, one definition). The reference's rules below only
+ * ask whether the mode is "direct" and whether it starts with "agentic_".
  */
-export type ReferencePromptMode = "direct" | "reasoning" | "agentic_general" | "agentic_minimal";
+export type ReferencePromptMode = PromptMode;
 
 /** utils.py::load_samples `mcq_instr` (lines 220-225) when `prompt_mode == "direct"`. */
 export const REFERENCE_DIRECT_MCQ_INSTRUCTION =

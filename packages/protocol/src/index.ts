@@ -26,9 +26,12 @@ export {
 export {
   DISPATCH_STYLES,
   episodeKnobs,
+  isAgentic,
   LAUNCH_KNOB_RANGES,
   LOCKED_KNOBS,
+  PROMPT_MODES,
   PROMPT_PRESET_NAMES,
+  promptModeSchema,
   refuseKnobConflicts,
   REQUEST_STYLES,
   RUNNER_KNOB_RANGES,
@@ -36,6 +39,7 @@ export {
   type DispatchStyle,
   type KnobConflictInput,
   type KnobRanges,
+  type PromptMode,
   type RequestStyle,
 } from "./knobs";
 export { normalizeText } from "./normalize";

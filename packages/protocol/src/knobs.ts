@@ -20,6 +20,19 @@ export type RequestStyle = (typeof REQUEST_STYLES)[number];
 /** Reference request only (driver.py `--video_channel`): overview frames, or the video file. */
 export const VIDEO_CHANNELS = ["image_url", "video_url"] as const;
 
+/** SPEC §5 prompt modes: one definition for the launch contract, the runner and the reference port. */
+export const PROMPT_MODES = ["direct", "reasoning", "agentic_general", "agentic_minimal"] as const;
+export const promptModeSchema = z.enum(PROMPT_MODES);
+export type PromptMode = (typeof PROMPT_MODES)[number];
+
+/**
+ * Agentic modes dispatch crop_video calls (the "with tool" rows of a results matrix); direct and
+ * reasoning are one pass (SPEC §5).
+ */
+export function isAgentic(mode: PromptMode): boolean {
+  return mode === "agentic_general" || mode === "agentic_minimal";
+}
+
 /** Prompt wording families of the episode runner. */
 export const PROMPT_PRESET_NAMES = ["generic", "nano"] as const;
 

@@ -1,22 +1,29 @@
 // Evaluation contracts (issue 7, SPEC §5 and §6): what a launch asks for, what a run, a sample
 // row, an episode transcript and the results matrix look like. Client-safe: the launch form
 // validates with the same schema and shows the same reasons as the API.
-import { episodeKnobs, LAUNCH_KNOB_RANGES, refuseKnobConflicts } from "@paravt/protocol";
+import {
+  episodeKnobs,
+  isAgentic,
+  LAUNCH_KNOB_RANGES,
+  PROMPT_MODES,
+  promptModeSchema,
+  refuseKnobConflicts,
+  type PromptMode,
+} from "@paravt/protocol";
 import { z } from "zod";
 import { dbInt, id, pageLimit, projectRef, storable } from "./common";
 import { questionTypeSchema } from "./datasets";
 import { MODEL_KINDS } from "./models";
 import { runOutput } from "./runs";
 
-/** SPEC §5 prompt modes. The agentic ones dispatch crop_video calls; the others are one pass. */
-export const EVAL_MODES = ["direct", "reasoning", "agentic_general", "agentic_minimal"] as const;
-export const evalModeSchema = z.enum(EVAL_MODES);
-export type EvalMode = z.infer<typeof evalModeSchema>;
-
-/** "with tool" rows of the results matrix; direct and reasoning are the "no tool" rows. */
-export function usesTools(mode: EvalMode): boolean {
-  return mode === "agentic_general" || mode === "agentic_minimal";
-}
+/**
+ * SPEC §5 prompt modes, as an evaluation launch names them: @paravt/protocol's PROMPT_MODES (one
+ * definition). `isAgentic` tells the "with tool" rows of the results matrix from the one-pass ones.
+ */
+export const EVAL_MODES = PROMPT_MODES;
+export const evalModeSchema = promptModeSchema;
+export type EvalMode = PromptMode;
+export { isAgentic };
 
 /**
  * SPEC §5 dispatch styles ("evaluator": a crop's frames straight back to the main agent;
