@@ -1,12 +1,12 @@
 // SFT training throughput of the two trainers on the same data, batch and weights, in one run:
 // the compute core (`trainSft`, C++ on the CPU, the reference) vs the PyTorch mirror
-// (packages/nano/gpu/train_sft.py) on the same CPU. On a GPU machine only the PyTorch side can
+// (research/torch/train_sft.py) on the same CPU. On a GPU machine only the PyTorch side can
 // run (no Node.js there); its figure comes from the training logs (README).
 //
 // Both start from the committed perception checkpoint (tokenizer version 1, the 2.12 M
 // "rgb+foreground" model the default grew from; the default itself has version 2's time tokens,
 // which the core's trainSft and a plain train_sft.py run do not take) and train the export of one small suite
-// (gpu-export.ts: the default recipe's examples, frame targets and palette emphasis), no
+// (research/torch/gpu-export.ts: the default recipe's examples, frame targets and palette emphasis), no
 // permutation, batch --batch for --steps steps; tokens/s counts input tokens (padding excluded)
 // over steps 3.. (after warm-up). Needs python3 with numpy and torch (a CPU wheel:
 // `pip install /opt/wheels/torch-*.whl` on the development machines). No assertion: a measurement.
@@ -21,7 +21,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import { readSuite, writeSuite } from "@paravt/suite";
 import { getThreads } from "@paravt/kernels";
-import { defaultTokenizer, exportGpuDataset, loadCheckpoint, gpuRecipe, trainSft } from "../../packages/nano/src/index";
+import { defaultTokenizer, loadCheckpoint, trainSft } from "../../packages/nano/src/index";
+import { exportGpuDataset, gpuRecipe } from "../../research/torch/gpu-export";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
@@ -43,12 +44,14 @@ console.log(`export: ${exported.examples} examples, ${exported.tokens} tokens, $
 const tokenizer = defaultTokenizer();
 const ckpt = await loadCheckpoint(init, { tokenizer, moments: false });
 const suite = await readSuite(suiteDir);
+const { sft, curricula } = gpuRecipe(suite.videos, tokenizer);
 const core = await trainSft({
   suite,
   tokenizer,
   modelConfig: ckpt.config,
   initialParameters: ckpt.params,
-  ...gpuRecipe(suite.videos, tokenizer),
+  sft,
+  curricula,
   suiteDir,
   steps,
   batchSize: batch,
@@ -67,7 +70,7 @@ const { stdout } = await promisify(execFile)(
     ...["--steps", String(steps), "--batch", String(batch), "--lr", "1e-4", "--warmup", "1"],
     ...["--permute-palette", "0", "--permute-digits", "0", "--snapshots", ""],
   ],
-  { cwd: join(repo, "packages/nano/gpu"), maxBuffer: 1 << 24 },
+  { cwd: join(repo, "research/torch"), maxBuffer: 1 << 24 },
 );
 const torchTps = Number(/throughput: (\d+) tokens\/s/.exec(stdout)?.[1]);
 const parity = /parity: .*/.exec(stdout)?.[0] ?? "";

@@ -31,7 +31,10 @@ describe("research/ boundary (dependency-cruiser)", () => {
   copyFileSync(path.join(ROOT, "tsconfig.base.json"), path.join(scratch, "tsconfig.base.json"));
   write("packages/nano/src/trainer.ts", "export const steps = 1;\n");
   // The lab may use the product.
-  write("research/curricula/lab.ts", 'import { steps } from "../../packages/nano/src/trainer";\nexport const lab = steps;\n');
+  write(
+    "research/curricula/lab.ts",
+    'import { steps } from "../../packages/nano/src/trainer";\nexport const lab = steps;\n',
+  );
 
   it("lets research/ import the product", () => {
     const r = cruise();
@@ -40,7 +43,10 @@ describe("research/ boundary (dependency-cruiser)", () => {
   });
 
   it("fails when product code imports research/", () => {
-    write("packages/nano/src/planted.ts", 'import { lab } from "../../../research/curricula/lab";\nexport const x = lab;\n');
+    write(
+      "packages/nano/src/planted.ts",
+      'import { lab } from "../../../research/curricula/lab";\nexport const x = lab;\n',
+    );
     const r = cruise();
     expect(r.status).not.toBe(0);
     expect(r.out).toContain("product-does-not-import-research");

@@ -4,7 +4,17 @@
 // Protocol over IPC: parent -> {type: "start", options}; child -> {type: "step", metrics} and
 // {type: "checkpoint", dir, step} (a complete checkpoint in the staging folder, after its step)*,
 // then {type: "done", lastLoss} or {type: "error", message, permanent}.
-import { defaultTokenizer, modelConfig, trainSft, TrainError, type StepMetrics } from "@paravt/nano";
+import os from "node:os";
+import path from "node:path";
+import {
+  defaultTokenizer,
+  modelConfig,
+  trainSft,
+  TrainError,
+  type LineageStageInput,
+  type StepMetrics,
+} from "@paravt/nano";
+import { OVERVIEW_KS, oracleStyleFlag, readSuite } from "@paravt/suite";
 import { exitWithParent } from "./training-child";
 
 export interface SftChildOptions {
@@ -30,9 +40,33 @@ function send(msg: SftChildMessage): Promise<void> {
   return new Promise((resolve) => process.send!(msg, () => resolve()));
 }
 
+/** The run as the checkpoint's lineage records it (config.json `lineage`): one stage from scratch. */
+async function lineageStage(o: SftChildOptions): Promise<LineageStageInput> {
+  const { manifest } = await readSuite(o.suiteDir);
+  return {
+    name: path.basename(path.dirname(o.outDir)),
+    trainer: "workbench train.sft job",
+    arguments: JSON.stringify({ model: o.model, steps: o.steps, batchSize: o.batchSize, lr: o.lr, seed: o.seed }),
+    data: {
+      description: `the SFT examples of the suite ${o.suiteDir}`,
+      suite: {
+        name: path.basename(o.suiteDir),
+        seed: manifest.seed,
+        count: manifest.count,
+        options: `--oracle-style ${oracleStyleFlag(manifest.config.oracleStyle)}`,
+      },
+    },
+    batch: o.batchSize,
+    seed: o.seed,
+    hardware: `${os.cpus().length}-core CPU (the compute core)`,
+    ks: [...OVERVIEW_KS],
+  };
+}
+
 async function run(o: SftChildOptions): Promise<void> {
   const tokenizer = defaultTokenizer();
   const result = await trainSft({
+    lineage: { parent: null, stage: await lineageStage(o) },
     suiteDir: o.suiteDir,
     tokenizer,
     modelConfig: modelConfig(tokenizer, o.model),

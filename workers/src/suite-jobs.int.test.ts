@@ -173,6 +173,13 @@ describe("needle suite jobs", () => {
       expect(path.basename(checkpoint)).toBe("step-000004");
       await expect(fs.stat(path.join(checkpoint, "model.safetensors"))).resolves.toBeTruthy();
       await expect(fs.stat(path.join(path.dirname(checkpoint), "step-000002"))).resolves.toBeTruthy();
+      // The checkpoint records the run as its lineage's one stage (what the Models page shows).
+      const config = JSON.parse(await fs.readFile(path.join(checkpoint, "config.json"), "utf8"));
+      expect(config.lineage).toEqual([
+        expect.objectContaining({ name: run.id, trainer: "workbench train.sft job", steps: 4, parentHash: null }),
+      ]);
+      expect(config.lineage[0].data.dataHash).toBe(config.training.dataCursor.datasetHash);
+      expect(config.trainedKs).toEqual([4, 8, 16, 32, 64]);
     },
   );
 

@@ -3543,6 +3543,58 @@ export interface operations {
                         hasApiKey: boolean;
                         /** Format: date-time */
                         createdAt: string;
+                        nano: {
+                            shortId: string | null;
+                            modelHash: string | null;
+                            trainedKs: number[] | null;
+                            quality: {
+                                date: string | null;
+                                method: string;
+                                suites: {
+                                    name: string;
+                                    seed: number | null;
+                                    count: number | null;
+                                    options: string;
+                                }[];
+                                measurements: {
+                                    suite: string;
+                                    k: number;
+                                    tools: boolean | null;
+                                    questions: number;
+                                    formatCompliance: number;
+                                    score: number;
+                                    byType?: {
+                                        mcq?: number;
+                                        oe?: number;
+                                        tvg?: number;
+                                    };
+                                }[];
+                            } | null;
+                            lineage: {
+                                name: string;
+                                trainer: string;
+                                arguments: string[] | string;
+                                data: {
+                                    description: string;
+                                    suite?: {
+                                        name: string;
+                                        seed: number | null;
+                                        count: number | null;
+                                        options: string;
+                                    };
+                                    examples?: number;
+                                    dataHash: string | null;
+                                };
+                                steps: number;
+                                batch: number;
+                                seed: number;
+                                hardware: string;
+                                minutes: number | null;
+                                parentHash: string | null;
+                                commit?: string;
+                            }[] | null;
+                            problem: string | null;
+                        } | null;
                     }[];
                 };
             };
@@ -3661,6 +3713,58 @@ export interface operations {
                         hasApiKey: boolean;
                         /** Format: date-time */
                         createdAt: string;
+                        nano: {
+                            shortId: string | null;
+                            modelHash: string | null;
+                            trainedKs: number[] | null;
+                            quality: {
+                                date: string | null;
+                                method: string;
+                                suites: {
+                                    name: string;
+                                    seed: number | null;
+                                    count: number | null;
+                                    options: string;
+                                }[];
+                                measurements: {
+                                    suite: string;
+                                    k: number;
+                                    tools: boolean | null;
+                                    questions: number;
+                                    formatCompliance: number;
+                                    score: number;
+                                    byType?: {
+                                        mcq?: number;
+                                        oe?: number;
+                                        tvg?: number;
+                                    };
+                                }[];
+                            } | null;
+                            lineage: {
+                                name: string;
+                                trainer: string;
+                                arguments: string[] | string;
+                                data: {
+                                    description: string;
+                                    suite?: {
+                                        name: string;
+                                        seed: number | null;
+                                        count: number | null;
+                                        options: string;
+                                    };
+                                    examples?: number;
+                                    dataHash: string | null;
+                                };
+                                steps: number;
+                                batch: number;
+                                seed: number;
+                                hardware: string;
+                                minutes: number | null;
+                                parentHash: string | null;
+                                commit?: string;
+                            }[] | null;
+                            problem: string | null;
+                        } | null;
                     };
                 };
             };
@@ -3881,6 +3985,58 @@ export interface operations {
                         hasApiKey: boolean;
                         /** Format: date-time */
                         createdAt: string;
+                        nano: {
+                            shortId: string | null;
+                            modelHash: string | null;
+                            trainedKs: number[] | null;
+                            quality: {
+                                date: string | null;
+                                method: string;
+                                suites: {
+                                    name: string;
+                                    seed: number | null;
+                                    count: number | null;
+                                    options: string;
+                                }[];
+                                measurements: {
+                                    suite: string;
+                                    k: number;
+                                    tools: boolean | null;
+                                    questions: number;
+                                    formatCompliance: number;
+                                    score: number;
+                                    byType?: {
+                                        mcq?: number;
+                                        oe?: number;
+                                        tvg?: number;
+                                    };
+                                }[];
+                            } | null;
+                            lineage: {
+                                name: string;
+                                trainer: string;
+                                arguments: string[] | string;
+                                data: {
+                                    description: string;
+                                    suite?: {
+                                        name: string;
+                                        seed: number | null;
+                                        count: number | null;
+                                        options: string;
+                                    };
+                                    examples?: number;
+                                    dataHash: string | null;
+                                };
+                                steps: number;
+                                batch: number;
+                                seed: number;
+                                hardware: string;
+                                minutes: number | null;
+                                parentHash: string | null;
+                                commit?: string;
+                            }[] | null;
+                            problem: string | null;
+                        } | null;
                     };
                 };
             };

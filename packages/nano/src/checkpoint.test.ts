@@ -1,14 +1,22 @@
+import { createHash } from "node:crypto";
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   CheckpointError,
+  lineageParent,
   loadCheckpoint,
+  modelFileHash,
   saveCheckpoint,
+  withStage,
   type Checkpoint,
   type CheckpointErrorCode,
+  type CheckpointQuality,
+  type LineageStage,
   type Moments,
+  type NewStage,
   type TrainingState,
 } from "./checkpoint";
 import { modelConfig, parameterLayout, type ModelConfig } from "./config";
@@ -227,6 +235,133 @@ describe("checkpoint: mismatches on load", () => {
       "CONFIG_MISMATCH",
       /optimizer\.safetensors: written for tokenizer .* at step 4, but config\.json records .* at step 3/,
     );
+  });
+});
+
+const STAGE: NewStage = {
+  name: "toy",
+  trainer: "paravt nano train",
+  arguments: ["--suite", "var/suites/toy", "--steps", "7"],
+  data: { description: "a toy suite", suite: { name: "toy", seed: 1, count: 2, options: "" }, dataHash: null },
+  steps: 7,
+  batch: 2,
+  seed: 9,
+  hardware: "2-core VM CPU",
+  minutes: 0.5,
+  ks: [8, 4],
+};
+const QUALITY: CheckpointQuality = {
+  date: "2026-11-27",
+  method: "the episode runner at temperature 0",
+  suites: [{ name: "heldout", seed: 101, count: 2, options: "--option-style text-first" }],
+  measurements: [{ suite: "heldout", k: 8, tools: true, questions: 6, formatCompliance: 1, score: 0.5 }],
+};
+
+describe("checkpoint: lineage, trained Ks and quality", () => {
+  it("are written after `training` when given and read back", async () => {
+    const dir = await fresh();
+    const provenance = { ...withStage(null, STAGE), quality: QUALITY };
+    await saveCheckpoint(dir, { ...checkpoint(7), ...provenance });
+    const back = await loadCheckpoint(dir);
+    expect(back).toMatchObject(provenance);
+    expect(back.trainedKs).toEqual([4, 8]);
+    const json = JSON.parse(await readFile(join(dir, "config.json"), "utf8")) as Record<string, unknown>;
+    expect(Object.keys(json)).toEqual([
+      "format",
+      "formatVersion",
+      "model",
+      "tokenizer",
+      "training",
+      "trainedKs",
+      "quality",
+      "lineage",
+    ]);
+  });
+
+  it("are absent from older checkpoints, which load as before", async () => {
+    const dir = await fresh();
+    await saveCheckpoint(dir, checkpoint(2));
+    const json = JSON.parse(await readFile(join(dir, "config.json"), "utf8")) as Record<string, unknown>;
+    expect(Object.keys(json)).toEqual(["format", "formatVersion", "model", "tokenizer", "training"]);
+    const back = await loadCheckpoint(dir);
+    expect([back.lineage, back.trainedKs, back.quality]).toEqual([undefined, undefined, undefined]);
+    expect(await lineageParent(dir)).toEqual({ lineage: [], trainedKs: null, modelHash: await modelFileHash(dir) });
+  });
+
+  it("are checked like the rest of config.json", async () => {
+    const dir = await fresh();
+    await saveCheckpoint(dir, { ...checkpoint(1), ...withStage(null, STAGE), quality: QUALITY });
+    await editJson(join(dir, "config.json"), (j) => (j.trainedKs = [8, 4]));
+    await expectCode(loadCheckpoint(dir), "BAD_CONFIG", /trainedKs: ascending, each K once/);
+    await editJson(join(dir, "config.json"), (j) => {
+      j.trainedKs = [4, 8];
+      (j.quality as CheckpointQuality).measurements[0]!.suite = "elsewhere";
+    });
+    await expectCode(
+      loadCheckpoint(dir),
+      "BAD_CONFIG",
+      /quality\.measurements: every measurement names one of `suites`/,
+    );
+    await editJson(join(dir, "config.json"), (j) => {
+      j.quality = QUALITY;
+      (j.lineage as LineageStage[])[0]!.parentHash = "not a hash";
+    });
+    await expectCode(loadCheckpoint(dir), "BAD_CONFIG", /lineage\.0\.parentHash: a sha256 hex digest/);
+    await expectCode(
+      saveCheckpoint(await fresh(), { ...checkpoint(1), trainedKs: [] }),
+      "BAD_CONFIG",
+      /trainedKs: Too small/,
+    );
+  });
+
+  it("withStage appends a stage to its parent's lineage, naming the parent's model.safetensors", async () => {
+    const parentDir = await fresh();
+    await saveCheckpoint(parentDir, { ...checkpoint(7), ...withStage(null, STAGE), quality: QUALITY });
+    const parent = await lineageParent(parentDir);
+    const sha = createHash("sha256")
+      .update(await readFile(join(parentDir, "model.safetensors")))
+      .digest("hex");
+    expect(parent.modelHash).toBe(sha);
+    const child = withStage(parent, { ...STAGE, name: "toy-2", ks: [16, 4] });
+    expect(child.lineage!.map((s) => [s.name, s.parentHash])).toEqual([
+      ["toy", null],
+      ["toy-2", sha],
+    ]);
+    // The union of the Ks trained on; quality is not inherited (new weights, not measured yet).
+    expect(child).toEqual({ lineage: child.lineage, trainedKs: [4, 8, 16] });
+    const childDir = await fresh();
+    await saveCheckpoint(childDir, { ...checkpoint(3), ...child });
+    expect((await loadCheckpoint(childDir)).lineage).toEqual(child.lineage);
+    // A parent that does not say which Ks it was trained on: the child cannot say either.
+    expect(withStage({ lineage: [], trainedKs: null, modelHash: sha }, STAGE)).toEqual({
+      lineage: [{ ...child.lineage![0], parentHash: sha }],
+    });
+  });
+});
+
+describe("the committed checkpoints' provenance", () => {
+  const committed = (name: string) => fileURLToPath(new URL(`../checkpoints/${name}`, import.meta.url));
+
+  it("ends with the stage that made the weights, and each known parent hash is a committed checkpoint's", async () => {
+    const perception = await loadCheckpoint(committed("perception"), { moments: false });
+    const defaults = await loadCheckpoint(committed("default"), { moments: false });
+    for (const c of [perception, defaults, await loadCheckpoint(committed("tiny"), { moments: false })]) {
+      const last = c.lineage!.at(-1)!;
+      expect([last.steps, last.seed, last.data.dataHash]).toEqual([
+        c.training.step,
+        c.training.seed,
+        c.training.dataCursor.datasetHash,
+      ]);
+      expect(c.trainedKs!.length).toBeGreaterThan(0);
+      expect(c.quality!.measurements.length).toBeGreaterThan(0);
+    }
+    // The default's first stages are the perception checkpoint's; the next starts from its file.
+    expect(defaults.lineage!.slice(0, 2)).toEqual(perception.lineage);
+    expect(defaults.lineage![2]!.parentHash).toBe(await modelFileHash(committed("perception")));
+    // 18,800 steps on the core, then 29,840 of the PyTorch mirror (README "Default checkpoint").
+    const steps = (trainer: string) =>
+      defaults.lineage!.filter((s) => s.trainer === trainer).reduce((a, s) => a + s.steps, 0);
+    expect([steps("paravt nano train"), steps("research/torch/train_sft.py")]).toEqual([18800, 29840]);
   });
 });
 

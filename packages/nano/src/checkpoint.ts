@@ -10,8 +10,14 @@
 // moments, step (Adam's bias correction), RNG state and data cursor. Saving writes a temporary
 // directory and renames it, so a crash never leaves half a checkpoint; loading cross-checks every
 // file against config.json and throws a CheckpointError naming the file and the mismatch.
+//
+// config.json may also say where the weights come from (optional: checkpoints written before
+// these keys load as before): `trainedKs` (the overview K values it was trained on), `quality`
+// (what was measured of it on held-out suites) and `lineage` (every training stage, first to
+// last, each naming the sha256 of its parent's model.safetensors). The workbench shows them on
+// the Model row and the eval launch form warns from them (packages/shared services/models-nano.ts).
 
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
@@ -57,21 +63,123 @@ export const TrainingStateSchema = z.strictObject({
 });
 export type TrainingState = z.output<typeof TrainingStateSchema>;
 
+const positiveInt = z.number().int().positive();
+const fraction = z.number().min(0).max(1);
+
+/** A needle suite as `paravt suite generate` made it: seed, video count and the options that shape its questions and oracle. */
+export const SuiteRecipeSchema = z.strictObject({
+  /** Its directory name in the records, e.g. "sco400", "heldout120tf". */
+  name: z.string().min(1),
+  /** null when the record does not give it. */
+  seed: u32.nullable(),
+  count: positiveInt.nullable(),
+  /** Its other `suite generate` options as typed, e.g. "--when-answer mmss --option-style text-first" ("" for none). */
+  options: z.string(),
+});
+export type SuiteRecipe = z.output<typeof SuiteRecipeSchema>;
+
+/** One training stage of a checkpoint's lineage. */
+export const LineageStageSchema = z.strictObject({
+  /** The stage's name in the records (README, research log), e.g. "scratch-fg", "o1". */
+  name: z.string().min(1),
+  /** What trained it: "paravt nano train" (the compute core) or "research/torch/train_sft.py" (the PyTorch mirror). */
+  trainer: z.string().min(1),
+  /** Its command line after the trainer as it was run (that day's flags; shell variables expanded), or in words. */
+  arguments: z.union([z.array(z.string()), z.string().min(1)]),
+  data: z.strictObject({
+    /** In words: the suite, the export and its drills. */
+    description: z.string().min(1),
+    /** The suite its examples were made from, when one. */
+    suite: SuiteRecipeSchema.optional(),
+    /** SFT examples in the set, where recorded. */
+    examples: positiveInt.optional(),
+    /** The data fingerprint (what a checkpoint's `training.dataCursor.datasetHash` records), where known. */
+    dataHash: sha256.nullable(),
+  }),
+  steps: z.number().int().min(0),
+  batch: positiveInt,
+  /** The stage's data-order seed. */
+  seed: u32,
+  /** Where it ran, e.g. "2-core VM CPU", "1x H100 (beside three other runs)". */
+  hardware: z.string().min(1),
+  /** Wall-clock minutes of training, as recorded; null when not recorded. */
+  minutes: z.number().nonnegative().nullable(),
+  /** sha256 of the model.safetensors it started from; null for a cold start or when that file was not kept. */
+  parentHash: sha256.nullable(),
+  /** A repository commit whose checkpoint directory holds this stage's weights, where the records give one. */
+  commit: z
+    .string()
+    .regex(/^[0-9a-f]{7,40}$/, "a git commit id")
+    .optional(),
+});
+export type LineageStage = z.output<typeof LineageStageSchema>;
+
+/** One measured row: a held-out suite at one K, with or without tools. */
+export const QualityMeasurementSchema = z.strictObject({
+  /** A name of `quality.suites`. */
+  suite: z.string().min(1),
+  k: positiveInt,
+  /** With tools (agentic_general, max_turns 3) or without (max_turns 0); null when the record does not say. */
+  tools: z.boolean().nullable(),
+  questions: positiveInt,
+  /** SPEC §2 format compliance of the main agent's turns (`formatVerdict`). */
+  formatCompliance: fraction,
+  /** Mean score: mcq / oe correctness (oe by token F1), hull IoU for `when`. */
+  score: fraction,
+  /** The score per question type, where measured. */
+  byType: z.strictObject({ mcq: fraction, oe: fraction, tvg: fraction }).partial().optional(),
+});
+export type QualityMeasurement = z.output<typeof QualityMeasurementSchema>;
+
+/** What was measured of these weights (never inherited: a new stage is new weights). */
+export const CheckpointQualitySchema = z
+  .strictObject({
+    /** When it was measured (YYYY-MM-DD); null when the record gives no date. */
+    date: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "a date YYYY-MM-DD")
+      .nullable(),
+    /** How: runner, prompt mode, settings. */
+    method: z.string().min(1),
+    /** The held-out suites the measurements name (never trained on). */
+    suites: z.array(SuiteRecipeSchema).min(1),
+    measurements: z.array(QualityMeasurementSchema).min(1),
+  })
+  .refine((q) => q.measurements.every((m) => q.suites.some((s) => s.name === m.suite)), {
+    error: "every measurement names one of `suites`",
+    path: ["measurements"],
+  });
+export type CheckpointQuality = z.output<typeof CheckpointQualitySchema>;
+
+/** Overview K values, ascending, each once. */
+const trainedKsSchema = z
+  .array(positiveInt)
+  .min(1)
+  .refine((ks) => ks.every((k, i) => i === 0 || k > ks[i - 1]!), "ascending, each K once");
+
 export const CheckpointConfigSchema = z.strictObject({
   format: z.literal(CHECKPOINT_FORMAT),
   formatVersion: z.literal(CHECKPOINT_FORMAT_VERSION),
   model: ModelConfigSchema,
   tokenizer: z.strictObject({ version: z.number().int().positive(), hash: sha256, size: z.number().int().positive() }),
   training: TrainingStateSchema,
+  /** The overview K values of the main-agent trajectories it was trained on, over its whole lineage. */
+  trainedKs: trainedKsSchema.optional(),
+  quality: CheckpointQualitySchema.optional(),
+  /** Every training stage, first to last; the last one made these weights. */
+  lineage: z.array(LineageStageSchema).min(1).optional(),
 });
 export type CheckpointConfig = z.output<typeof CheckpointConfigSchema>;
+
+/** Where a checkpoint's weights come from (config.json; each absent in checkpoints written before it existed). */
+export type Provenance = Pick<CheckpointConfig, "trainedKs" | "quality" | "lineage">;
 
 export interface Moments {
   m: TensorMap;
   v: TensorMap;
 }
 
-export interface Checkpoint {
+export interface Checkpoint extends Provenance {
   config: ModelConfig;
   tokenizer: Tokenizer;
   params: TensorMap;
@@ -149,6 +257,8 @@ function checkConsistency(c: Checkpoint): CheckpointConfig {
     model: c.config,
     tokenizer: { version: c.tokenizer.version, hash: c.tokenizer.hash, size: c.tokenizer.size },
     training: c.training,
+    // After `training`, so a config.json without them reads as before these keys existed.
+    ...provenanceOf(c),
   });
   if (!parsed.success) throw new CheckpointError("BAD_CONFIG", `invalid checkpoint: ${issues(parsed.error)}`);
   if (c.config.vocabSize !== c.tokenizer.size) {
@@ -169,6 +279,15 @@ function checkConsistency(c: Checkpoint): CheckpointConfig {
     checkParameters(c.config, c.moments.v, `${OPTIMIZER_FILE} (v.*)`);
   }
   return parsed.data;
+}
+
+/** The provenance keys that are set, in config.json's order. */
+function provenanceOf(p: Provenance): Provenance {
+  return {
+    ...(p.trainedKs !== undefined ? { trainedKs: p.trainedKs } : {}),
+    ...(p.quality !== undefined ? { quality: p.quality } : {}),
+    ...(p.lineage !== undefined ? { lineage: p.lineage } : {}),
+  };
 }
 
 function issues(error: z.ZodError): string {
@@ -328,5 +447,58 @@ export async function loadCheckpoint(dir: string, opts: LoadOptions = {}): Promi
     checkParameters(config.model, moments.m, `${optPath} (m.*)`);
     checkParameters(config.model, moments.v, `${optPath} (v.*)`);
   }
-  return { config: config.model, tokenizer, params, training: config.training, moments };
+  return { config: config.model, tokenizer, params, training: config.training, moments, ...provenanceOf(config) };
+}
+
+/** sha256 (hex) of a checkpoint's model.safetensors: what a child stage records as `parentHash`. */
+export async function modelFileHash(dir: string): Promise<string> {
+  return createHash("sha256")
+    .update(await readIn(dir, MODEL_FILE))
+    .digest("hex");
+}
+
+/** What a new stage needs of the checkpoint it starts from; read once, before training. */
+export interface LineageParent {
+  /** Its stages ([] for a checkpoint written before lineage existed). */
+  lineage: readonly LineageStage[];
+  /** null when it does not say. */
+  trainedKs: readonly number[] | null;
+  /** sha256 of its model.safetensors. */
+  modelHash: string;
+}
+
+/** Reads the lineage, trained Ks and model hash of checkpoint `dir` (config.json schema-checked, no tensors decoded). */
+export async function lineageParent(dir: string): Promise<LineageParent> {
+  const configPath = join(dir, CONFIG_FILE);
+  let raw: unknown;
+  try {
+    raw = JSON.parse((await readIn(dir, CONFIG_FILE)).toString("utf8"));
+  } catch (e) {
+    if (e instanceof CheckpointError) throw e;
+    throw new CheckpointError("BAD_CONFIG", `${configPath}: not valid JSON (${(e as Error).message})`);
+  }
+  const parsed = CheckpointConfigSchema.safeParse(raw);
+  if (!parsed.success) throw new CheckpointError("BAD_CONFIG", `${configPath}: ${issues(parsed.error)}`);
+  return {
+    lineage: parsed.data.lineage ?? [],
+    trainedKs: parsed.data.trainedKs ?? null,
+    modelHash: await modelFileHash(dir),
+  };
+}
+
+/** A stage as its trainer knows it: everything but the parent's hash, plus the K values it trained on. */
+export type NewStage = Omit<LineageStage, "parentHash"> & { ks: readonly number[] };
+
+/**
+ * The provenance of a checkpoint that `stage` trained from `parent` (null: from scratch): the
+ * parent's lineage plus this stage (its `parentHash` the parent's model hash), and the union of
+ * the trained Ks (unknown when the parent's are). No `quality`: new weights are not measured yet.
+ * Pure, so a trainer can call it at every checkpoint with the steps and minutes so far.
+ */
+export function withStage(parent: LineageParent | null, stage: NewStage): Provenance {
+  const { ks, ...record } = stage;
+  const lineage = [...(parent?.lineage ?? []), { ...record, parentHash: parent?.modelHash ?? null }];
+  const known = parent === null ? [] : parent.trainedKs;
+  const trainedKs = known === null ? [] : [...new Set([...known, ...ks])].sort((a, b) => a - b);
+  return trainedKs.length ? { lineage, trainedKs } : { lineage };
 }

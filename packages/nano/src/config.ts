@@ -15,7 +15,7 @@
 //   "rgb+foreground"  those, then the same bytes minus the frame's per-channel median, / 127.5
 //                     (P = 2*w*h*3). The median of a suite frame is its background, so the second
 //                     half is zero except where a shape is: a linear probe reads the shape from it
-//                     at 0.989 vs 0.301 from "rgb" alone (README "Quality bar", frame-probe.ts).
+//                     at 0.989 vs 0.301 from "rgb" alone (research/LOG.md, nano; research/probes/frame-probe.ts).
 // Configs written before the option existed have no field and mean "rgb".
 
 import { z } from "zod";

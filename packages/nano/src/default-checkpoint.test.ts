@@ -46,7 +46,7 @@ describe("tiny checkpoint", () => {
 });
 
 describe("perception checkpoint", () => {
-  it('(README Quality bar, "Perception from step 1") loads as an rgb+foreground model with the current tokenizer and layout', async () => {
+  it('(research/LOG.md, nano, "Perception from step 1") loads as an rgb+foreground model with the current tokenizer and layout', async () => {
     const ckpt = await loadCheckpoint(fileURLToPath(new URL("../checkpoints/perception", import.meta.url)));
     expect(ckpt.tokenizer.vocabJson().hash).toBe(defaultTokenizer().vocabJson().hash);
     expect(ckpt.config).toMatchObject({ width: 128, layers: 4, heads: 4, frameEncoding: "rgb+foreground" });

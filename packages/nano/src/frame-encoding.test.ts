@@ -2,7 +2,7 @@ import { FRAME_TOKEN } from "@paravt/kernels";
 import { describe, expect, it } from "vitest";
 import { modelConfig, parseModelConfig, thumbnailFeatures, type ModelConfig } from "./config";
 import { createCoreModel } from "./core";
-import { FrameEncodingError, resetFrameProjection, withFrameEncoding } from "./frame-encoding";
+import { FrameEncodingError, withFrameEncoding } from "./frame-encoding";
 import { initParameters, Mulberry32 } from "./init";
 import type { TensorMap } from "./safetensors";
 import { defaultTokenizer } from "./vocabulary";
@@ -81,41 +81,5 @@ describe("withFrameEncoding", () => {
     expect(() => parseModelConfig({ ...rgbConfig, frameEncoding: "rgb+foreground" })).toThrow(
       /frameFeatures: must be 4704 for a 28x28 thumbnail, "rgb\+foreground"/,
     );
-  });
-});
-
-describe("resetFrameProjection", () => {
-  it("re-draws frame_w from its seed, zeroes frame_b and keeps every other tensor", () => {
-    const config = modelConfig(tok, { contextLength: 16, width: 16, layers: 1, heads: 2, thumbnail, seed: 3 });
-    const params = initParameters(config);
-    const a = resetFrameProjection(config, params, 99);
-    const w = a.get("frame_w")!.data;
-    expect(w).toEqual(resetFrameProjection(config, params, 99).get("frame_w")!.data);
-    expect(w).not.toEqual(resetFrameProjection(config, params, 98).get("frame_w")!.data);
-    expect(w).not.toEqual(params.get("frame_w")!.data);
-    const std = Math.sqrt(Array.from(w).reduce((s, v) => s + v * v, 0) / w.length);
-    expect(std).toBeGreaterThan(0.019);
-    expect(std).toBeLessThan(0.021);
-    expect(a.get("frame_b")!.data.every((v) => v === 0)).toBe(true);
-    for (const name of ["wte", "wpe", "qkv_w", "lnf_w"]) expect(a.get(name)).toBe(params.get(name));
-  });
-});
-
-describe("resetFrameProjection keeping the rgb columns", () => {
-  it("scales the trained rgb columns, draws the foreground ones and keeps frame_b", () => {
-    const config = modelConfig(tok, { contextLength: 16, width: 4, layers: 1, heads: 2, thumbnail, seed: 3 });
-    const fg = withFrameEncoding(config, initParameters(config), "rgb+foreground");
-    const out = resetFrameProjection(fg.config, fg.params, 99, { scale: 0.1 });
-    const P = fg.config.frameFeatures;
-    const before = fg.params.get("frame_w")!.data;
-    const after = out.get("frame_w")!.data;
-    for (const i of [0, 5, P / 2 - 1, P, P + 7]) expect(after[i]).toBeCloseTo(0.1 * before[i]!, 7);
-    expect(after[P / 2]).not.toBe(0);
-    expect(after[P / 2]).toBe(resetFrameProjection(fg.config, fg.params, 99, { scale: 1 }).get("frame_w")!.data[P / 2]);
-    expect(out.get("frame_b")).toBe(fg.params.get("frame_b"));
-    expect(() => resetFrameProjection(config, initParameters(config), 1, { scale: 0.1 })).toThrow(
-      /needs an "rgb\+foreground" model/,
-    );
-    expect(() => resetFrameProjection(fg.config, fg.params, 1, { scale: -1 })).toThrow(/scale must be >= 0/);
   });
 });

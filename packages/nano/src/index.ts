@@ -1,8 +1,8 @@
 // @paravt/nano: everything of ParaVT-nano (issue 6) that needs no compute core: the tokenizer,
 // the sequence builder (token ids, frame slots, loss masks, SFT examples from the needle suite),
 // the model config and parameter layout (= the compute core's), safetensors, checkpoints, the SFT
-// trainer and generation on the compute core (kernels/), and the ONNX export with its onnxruntime
-// engine (a worker thread). Server-only (node:crypto, node:fs, node:worker_threads).
+// trainer (with one extension point, `curricula`: curriculum.ts) and generation on the compute core
+// (kernels/), and the ONNX export with its onnxruntime engine (a worker thread). Server-only (node:crypto, node:fs, node:worker_threads).
 
 export {
   channelMedians,
@@ -28,20 +28,30 @@ export {
   CHECKPOINT_FORMAT_VERSION,
   CheckpointConfigSchema,
   CheckpointError,
+  CheckpointQualitySchema,
   checkParameters,
   CONFIG_FILE,
   describeTokenizerDifference,
+  LineageStageSchema,
+  lineageParent,
   loadCheckpoint,
   MODEL_FILE,
+  modelFileHash,
   OPTIMIZER_FILE,
   saveCheckpoint,
   TOKENIZER_FILE,
   TrainingStateSchema,
+  withStage,
   type Checkpoint,
   type CheckpointConfig,
   type CheckpointErrorCode,
+  type CheckpointQuality,
+  type LineageParent,
+  type LineageStage,
   type LoadOptions,
   type Moments,
+  type NewStage,
+  type Provenance,
   type TrainingState,
 } from "./checkpoint";
 export {
@@ -53,16 +63,7 @@ export {
   unflattenParameters,
 } from "./core";
 export { boxDownsample, frameFeatures, imageThumbnail, videoFrameSource, type FrameSource } from "./frames";
-export { FrameEncodingError, resetFrameProjection, withFrameEncoding } from "./frame-encoding";
-export {
-  DEFAULT_FRAME_TARGET_ORDER,
-  FrameTargetsError,
-  parseFrameTargetOrder,
-  suiteFrameTargets,
-  type FrameTargetLabel,
-  type FrameTargetOrder,
-  type FrameTargets,
-} from "./frame-targets";
+export { FrameEncodingError, withFrameEncoding } from "./frame-encoding";
 export { generate, GenerateError, sampleToken, type Generation, type GenerateOptions } from "./generate";
 export { initParameters, Mulberry32 } from "./init";
 export { OnnxError, type OnnxErrorCode } from "./onnx/errors";
@@ -99,9 +100,21 @@ export {
   type LrSchedule,
   type StepMetrics,
   type TrainErrorCode,
+  type LineageStageInput,
   type TrainSftOptions,
   type TrainSftResult,
 } from "./train-sft";
+export {
+  argmaxHits,
+  type SftBatch,
+  type SftBatchReport,
+  type SftBatchTransform,
+  type SftCurriculum,
+  type SftCurriculumRun,
+  type SftExtraLoss,
+  type SftPackedBatch,
+  type SftRun,
+} from "./curriculum";
 export {
   decodeSafetensors,
   encodeSafetensors,
@@ -174,22 +187,3 @@ export {
 } from "./vocabulary";
 export { wtf8Decode, wtf8Encode } from "./wtf8";
 export { repeatTemplates } from "./oversample";
-export { digitIds, digitPermutable, drawDigitPermutation, permuteDigitIds } from "./digit-permutation";
-export { emphasisWeights, lastTurnStart, PALETTE_WORDS, paletteTokenIds, type LossEmphasis } from "./emphasis";
-export {
-  drawPermutation,
-  palettePieces,
-  permutable,
-  permuteIds,
-  PERMUTED_GROUPS,
-  type PalettePieces,
-} from "./palette-permutation";
-export {
-  exportGpuDataset,
-  GPU_EXPORT_FORMAT,
-  gpuRecipe,
-  importGpuModel,
-  type GpuExportOptions,
-  type GpuExportResult,
-  type GpuImportOptions,
-} from "./gpu-export";

@@ -168,7 +168,11 @@ describe("sftExamples: sub-agents", () => {
 
 describe("sftExamples: spelled sub-agent times (tokenizer version 2)", () => {
   const tok2 = tok.withTimePieces();
-  const mmss = planSuite({ seed: 5, count: 3, config: { whenAnswer: "mmss", shapeSentence: "time-first" } });
+  const mmss = planSuite({
+    seed: 5,
+    count: 3,
+    config: { oracleStyle: { whenAnswer: "mmss", shapeSentence: "time-first" } },
+  });
   const isTime = (id: number) => id >= tok2.timeOffset;
   const plain = sftExamples(mmss, { contextLength: 4096, tokenizer: tok2 }).examples;
   const spelled = sftExamples(mmss, { contextLength: 4096, tokenizer: tok2, spellSubAgentTimes: true }).examples;

@@ -349,7 +349,7 @@ export interface SftOptions {
    * With a version-2 tokenizer, a sub-agent example's summary keeps each MM:SS as digits (its
    * prompt and every main-agent example keep the time pieces): a sub-agent then writes a frame's
    * `<72.0 seconds>` as `01:12` digit by digit, while the main agent copies one token per time
-   * (nano README "Spelled sub-agent times"; gpu/train_sft.py --spell-sub-agent-times).
+   * (research/LOG.md, nano, "Spelled sub-agent times"; research/torch/train_sft.py --spell-sub-agent-times).
    */
   spellSubAgentTimes?: boolean;
 }

@@ -263,7 +263,7 @@ describe("tokenizer version 2: time pieces", () => {
 
   it("gives exactly the tokens the GPU trainer's collapse_times makes of version 1's (oracle texts and any string)", () => {
     const texts = planTexts(
-      planSuite({ seed: 12, count: 3, config: { whenAnswer: "mmss", shapeSentence: "time-first" } }),
+      planSuite({ seed: 12, count: 3, config: { oracleStyle: { whenAnswer: "mmss", shapeSentence: "time-first" } } }),
     );
     let times = 0;
     for (const t of texts) {

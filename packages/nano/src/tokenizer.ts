@@ -16,12 +16,12 @@
 // windows and answers stay compositional for a small model) — except, in version 2, a whole MM:SS
 // time, which is one token. Why version 2: a `when` answer copies the times the target's sentence
 // states; spelt as five tokens the small model never learnt to find them (teacher-forced first
-// time 0.03), as one token in time-first sentences it did in 4,500 steps (0.63; nano README "Word
-// order and time tokens"). A time piece starts with "0" and no other piece holds a digit, so the
+// time 0.03), as one token in time-first sentences it did in 4,500 steps (0.63; research/LOG.md,
+// nano, "Word order and time tokens"). A time piece starts with "0" and no other piece holds a digit, so the
 // greedy match takes one exactly where the five bytes spell a time: the same tokens as collapsing
 // version 1's digits left to right (`collapse_times` in gpu/nano_data.py, which trained them).
 // The default checkpoint is version 2 since 2026-11-26, trained with its sub-agents' own times
-// spelled (`encode(text, {spellTimes})`; nano README "Spelled sub-agent times").
+// spelled (`encode(text, {spellTimes})`; research/LOG.md, nano, "Spelled sub-agent times").
 //
 // Encoding is segment-wise in the sequence builder (prompt, forced prefix, generated text are
 // encoded separately), which is exactly what generation sees: the model continues after the

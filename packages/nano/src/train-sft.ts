@@ -6,7 +6,8 @@
 // next epoch when one ends) and is padded to its longest example. The data cursor (epoch,
 // position) plus the step, the parameters and the AdamW moments are everything the next step
 // depends on, and every checkpoint stores them: resuming continues the same loss curve bit for
-// bit (the core is deterministic, see kernels/README.md).
+// bit (the core is deterministic, see kernels/README.md). Curricula (curriculum.ts) change what a
+// step trains on; without them a step is SPEC §3's plain SFT step.
 
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
@@ -14,25 +15,27 @@ import { join } from "node:path";
 import type { KernelModel } from "@paravt/kernels";
 import { readSuite } from "@paravt/suite";
 import type { OracleRow } from "@paravt/suite";
-import { loadCheckpoint, saveCheckpoint, type TrainingState } from "./checkpoint";
+import {
+  loadCheckpoint,
+  saveCheckpoint,
+  withStage,
+  type LineageParent,
+  type NewStage,
+  type TrainingState,
+} from "./checkpoint";
 import { parameterLayout, type ModelConfig } from "./config";
 import { createCoreModel, flattenParameters, toCoreTokens, unflattenParameters } from "./core";
-import type { FrameTargets } from "./frame-targets";
+import {
+  argmaxHits,
+  type SftBatchReport,
+  type SftBatchTransform,
+  type SftCurriculum,
+  type SftCurriculumRun,
+} from "./curriculum";
 import { frameFeatures, videoFrameSource, type FrameSource } from "./frames";
 import { initParameters, Mulberry32 } from "./init";
 import type { TensorMap } from "./safetensors";
-import { emphasisWeights, lastTurnStart, type LossEmphasis } from "./emphasis";
-import { digitIds, digitPermutable, drawDigitPermutation, permuteDigitIds } from "./digit-permutation";
-import { drawPermutation, palettePieces, permutable, permuteIds } from "./palette-permutation";
-import {
-  buildSequence,
-  datasetHash,
-  frameParts,
-  sftExamples,
-  type FrameRef,
-  type SftExample,
-  type SftOptions,
-} from "./sequence";
+import { datasetHash, sftExamples, type SftExample, type SftOptions } from "./sequence";
 import type { Tokenizer } from "./tokenizer";
 import { defaultTokenizer } from "./vocabulary";
 
@@ -76,28 +79,10 @@ export interface StepMetrics {
   position: number;
   /** Mask-weighted mean cross-entropy (nats per assistant token). */
   loss: number;
-  /** Share of assistant tokens whose argmax prediction is the target. */
+  /** Share of assistant tokens whose argmax prediction is the target (a curriculum's extra targets excluded). */
   tokenAccuracy: number;
-  /** With `frameTargets`: share of those targets the argmax predicts, and how many there were. */
-  frameTargetAccuracy?: number;
-  frameTargetCount?: number;
-  /** With `frameDrill`: the drill batch's loss and the share of its targets the argmax predicts. */
-  drillLoss?: number;
-  drillAccuracy?: number;
-  /**
-   * With `permutePalette`: how many examples of the batch were permuted, and the share of the
-   * palette words of their answer turns the argmax predicts (chance ~1/6: copying is the only way).
-   */
-  permuted?: number;
-  permutedPaletteAccuracy?: number;
-  permutedPaletteCount?: number;
-  /**
-   * With `permuteDigits`: how many examples of the batch had their digits permuted, and the share
-   * of the digits of those answer turns the argmax predicts (the copy; chance ~1/10).
-   */
-  digitPermuted?: number;
-  permutedDigitAccuracy?: number;
-  permutedDigitCount?: number;
+  /** With `curricula`: what they report for this step, by name (curriculum.ts). */
+  curricula?: Record<string, number>;
   /** Assistant (loss) tokens in the batch. */
   lossTokens: number;
   /** Non-padding positions the core processed (inputs of all sequences). */
@@ -130,6 +115,11 @@ export class TrainError extends Error {
   }
 }
 
+/** A lineage stage as a trainer's caller describes it: the trainer adds steps, minutes and the data hash. */
+export type LineageStageInput = Omit<NewStage, "steps" | "minutes" | "data"> & {
+  data: Omit<NewStage["data"], "dataHash">;
+};
+
 export interface TrainSftOptions {
   /** A suite directory (`writeSuite` output): oracle rows and videos. */
   suiteDir?: string;
@@ -142,46 +132,11 @@ export interface TrainSftOptions {
   /** Which examples (`sftExamples` options; contextLength is the model's T). */
   sft?: Omit<SftOptions, "tokenizer" | "contextLength">;
   /**
-   * Weigh the loss of these target tokens more (emphasis.ts: the palette words); the loss is then
-   * the weighted mean. Part of the dataset fingerprint, so a resume must use the same emphasis.
+   * Curricula (curriculum.ts; research/curricula/ has those that trained the shipped default):
+   * batch transforms and extra losses, applied in list order, each part of the dataset
+   * fingerprint. None: SPEC §3's plain SFT.
    */
-  emphasis?: LossEmphasis;
-  /**
-   * Weigh the loss of each main-agent trajectory's last turn (its answer, `lastTurnStart`) this
-   * much more (multiplying any token emphasis); sub-agent samples and earlier turns weigh 1.
-   * Part of the dataset fingerprint.
-   */
-  answerEmphasis?: number;
-  /**
-   * Auxiliary perception targets at frame slots (frame-targets.ts): prompt positions only, part
-   * of the fingerprint. The loss is then the weighted mean over assistant tokens and these.
-   */
-  frameTargets?: FrameTargets;
-  /**
-   * Frame drill (needs `frameTargets`): each step also runs `sequences` sequences of
-   * `framesPerSequence` frames drawn at random from all the examples' frames (a timestamp and a
-   * slot each, no text), whose only targets are the frame targets; its gradient (of its own mean
-   * loss) is added to the step's. Why: a sub-agent sample shows the same two or three events in
-   * all its frames, so the frame targets of a batch are few distinct examples; random frames are
-   * many. Part of the fingerprint.
-   */
-  frameDrill?: { sequences: number; framesPerSequence: number };
-  /**
-   * Palette permutation (palette-permutation.ts), a probability in (0, 1]: each main-agent example
-   * of a batch whose answer turn's palette words are all named in its question or tool responses
-   * is, with this probability, re-labelled by a random bijection of the shape colours, shapes and
-   * scene colours (drawn from the seed and the step, so a resume draws the same), and then trains
-   * its answer turn only. Teaches the answer to copy from the text. Part of the fingerprint.
-   */
-  permutePalette?: number;
-  /**
-   * Digit permutation (digit-permutation.ts), a probability in (0, 1]: each main-agent example of a
-   * batch whose answer turn's digit runs all appear in its untrained text is, with this
-   * probability, re-labelled by a random bijection of the ten digits (from the seed and the step)
-   * and then trains its answer turn only: the answer's numbers are predictable only by copying.
-   * Independent of `permutePalette` (an example may get both). Part of the fingerprint.
-   */
-  permuteDigits?: number;
+  curricula?: readonly SftCurriculum[];
   /** Keep only these examples (e.g. one, to overfit a fixed batch). */
   filter?: (e: SftExample, index: number) => boolean;
   /** Total optimizer steps of the run (a resumed run continues up to it). */
@@ -201,6 +156,13 @@ export interface TrainSftOptions {
   /** A checkpoint directory to continue from (same config, data, seed and AdamW settings). */
   resumeFrom?: string;
   onStep?: (m: StepMetrics) => void | Promise<void>;
+  /**
+   * Record this run as a stage of the checkpoint's `lineage` (checkpoint.ts `withStage`): the
+   * parent's lineage (null: from scratch) plus `stage`, whose steps, minutes and data hash the
+   * trainer fills in at each checkpoint. A resumed run passes the same parent and stage again,
+   * so the stage is rewritten, never appended twice.
+   */
+  lineage?: { parent: LineageParent | null; stage: LineageStageInput };
   /** After each checkpoint is complete on disk (a worker commits it once its step is stored). */
   onCheckpoint?: (dir: string, step: number) => void | Promise<void>;
 }
@@ -325,71 +287,18 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
   const all = sftExamples(source, { ...o.sft, tokenizer: tok, contextLength: config.contextLength }).examples;
   const examples = o.filter ? all.filter(o.filter) : all;
   if (examples.length === 0) throw new TrainError("NO_DATA", "trainSft: no SFT example left (check sft and filter)");
-  const weightOf = emphasisWeights(o.emphasis, tok.size);
-  // Without emphasis and frame targets the fingerprint is the examples' alone (as in checkpoints
-  // written before them); each option adds its own part, so older fingerprints stay valid.
+  // Without curricula the fingerprint is the examples' alone; each curriculum adds its part, in
+  // order, so fingerprints of runs started before one existed stay valid.
   let dataHash = datasetHash(examples);
-  if (o.emphasis) {
-    const ids = [...o.emphasis.tokenIds].sort((a, b) => a - b).join(",");
-    dataHash = createHash("sha256").update(`${dataHash}\0emphasis\0${o.emphasis.weight}\0${ids}`).digest("hex");
+  for (const c of o.curricula ?? []) {
+    dataHash = createHash("sha256").update(`${dataHash}\0${c.fingerprint}`).digest("hex");
   }
-  const answerWeight = o.answerEmphasis ?? 1;
-  if (o.answerEmphasis !== undefined) {
-    if (!(Number.isFinite(answerWeight) && answerWeight > 0))
-      throw new TrainError("BAD_OPTIONS", `trainSft: answerEmphasis must be > 0 (got ${o.answerEmphasis})`);
-    dataHash = createHash("sha256").update(`${dataHash}\0answer-emphasis\0${answerWeight}`).digest("hex");
-  }
-  // Sequence positions from which a target is in the main agent's answer turn (none for sub-agents).
-  const answerFrom = examples.map((e) =>
-    e.kind === "main" && answerWeight !== 1 ? lastTurnStart(e.lossMask) : Number.POSITIVE_INFINITY,
-  );
-  if (o.frameTargets) {
-    const { name, weight } = o.frameTargets;
-    if (!(Number.isFinite(weight) && weight > 0))
-      throw new TrainError("BAD_OPTIONS", `trainSft: frameTargets.weight must be > 0 (got ${weight})`);
-    dataHash = createHash("sha256").update(`${dataHash}\0frame-targets\0${name}\0${weight}`).digest("hex");
-  }
-  if (o.frameDrill) {
-    const { sequences, framesPerSequence } = o.frameDrill;
-    if (!o.frameTargets) throw new TrainError("BAD_OPTIONS", "trainSft: frameDrill needs frameTargets (its labels)");
-    for (const [k, v] of Object.entries(o.frameDrill)) {
-      if (!Number.isInteger(v) || v < 1)
-        throw new TrainError("BAD_OPTIONS", `trainSft: frameDrill.${k} must be a positive integer (got ${v})`);
+  const curricula: { name: string; run: SftCurriculumRun }[] = (o.curricula ?? []).map((c) => {
+    try {
+      return { name: c.name, run: c.start({ tokenizer: tok, config, examples, frames, seed }) };
+    } catch (e) {
+      throw new TrainError("BAD_OPTIONS", `trainSft: ${c.name}: ${(e as Error).message}`, {}, { cause: e });
     }
-    dataHash = createHash("sha256")
-      .update(`${dataHash}\0frame-drill\0${sequences}\0${framesPerSequence}`)
-      .digest("hex");
-  }
-  const drillPool = o.frameDrill ? distinctFrames(examples) : [];
-  const permuteP = o.permutePalette ?? 0;
-  if (o.permutePalette !== undefined) {
-    if (!(permuteP > 0 && permuteP <= 1))
-      throw new TrainError("BAD_OPTIONS", `trainSft: permutePalette must be in (0, 1] (got ${o.permutePalette})`);
-    dataHash = createHash("sha256").update(`${dataHash}\0palette-permutation\0${permuteP}`).digest("hex");
-  }
-  const pieces = permuteP > 0 ? palettePieces(tok) : undefined;
-  const digitP = o.permuteDigits ?? 0;
-  if (o.permuteDigits !== undefined) {
-    if (!(digitP > 0 && digitP <= 1))
-      throw new TrainError("BAD_OPTIONS", `trainSft: permuteDigits must be in (0, 1] (got ${o.permuteDigits})`);
-    dataHash = createHash("sha256").update(`${dataHash}\0digit-permutation\0${digitP}`).digest("hex");
-  }
-  if (digitP > 0 && tok.hasTimePieces) {
-    // A permuted "0" would leave a time piece's digits as they are: the copy it teaches would lie.
-    throw new TrainError("BAD_OPTIONS", "trainSft: permuteDigits needs a tokenizer without time pieces (version 1)");
-  }
-  const digits = digitP > 0 ? digitIds(tok) : undefined;
-  const digitSet = new Set(digits ?? []);
-  const digitFrom = examples.map((e) => {
-    if (!digits || e.kind !== "main") return Number.POSITIVE_INFINITY;
-    const from = lastTurnStart(e.lossMask);
-    return digitPermutable(e, from, digits) ? from : Number.POSITIVE_INFINITY;
-  });
-  // Per example: where its answer turn starts if it may be permuted, else +Infinity.
-  const permuteFrom = examples.map((e) => {
-    if (!pieces || e.kind !== "main") return Number.POSITIVE_INFINITY;
-    const from = lastTurnStart(e.lossMask);
-    return permutable(e, from, pieces) ? from : Number.POSITIVE_INFINITY;
   });
 
   let step = 0;
@@ -433,6 +342,7 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
   }
 
   const checkpoints: string[] = [];
+  const started = performance.now();
   const save = async (lr: number) => {
     const dir = join(o.outDir!, ckptName(step));
     const state = model.getOptimizerState();
@@ -451,6 +361,15 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
         params: unflattenParameters(config, model.getParameters()),
         training,
         moments: { m: unflattenParameters(config, state.m), v: unflattenParameters(config, state.v) },
+        ...(o.lineage
+          ? withStage(o.lineage.parent, {
+              ...o.lineage.stage,
+              data: { ...o.lineage.stage.data, dataHash },
+              steps: step,
+              // This call's training time (a resumed run counts from its resume).
+              minutes: Math.round((performance.now() - started) / 600) / 100,
+            })
+          : {}),
       },
       { overwrite: true },
     );
@@ -466,68 +385,60 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
     const t0 = performance.now();
     const next = nextBatch(examples.length, seed, cursor, o.batchSize);
     const batchEx = next.indices.map((i) => examples[i]!);
-    const batchAnswerFrom = next.indices.map((i) => answerFrom[i]!);
-    // Which examples this step permutes (palette-permutation.ts) and their relabelled ids.
-    const permRng = pieces ? new Mulberry32(epochSeed(seed ^ 0x9a1e77e, step + 1)) : undefined;
-    const paletteIds = next.indices.map((i) => {
-      const e = examples[i]!;
-      if (!permRng || !(permuteFrom[i]! < e.ids.length) || !(permRng.next() < permuteP)) return null;
-      return permuteIds(e.ids, drawPermutation(permRng, pieces!), pieces!);
-    });
-    // Digit permutation (digit-permutation.ts), on its own stream, after any palette permutation.
-    const digitRng = digits ? new Mulberry32(epochSeed(seed ^ 0x0d161751, step + 1)) : undefined;
-    const digitPermuted = next.indices.map((i) => {
-      const e = examples[i]!;
-      return !!digitRng && digitFrom[i]! < e.ids.length && digitRng.next() < digitP;
-    });
-    const batchIds = next.indices.map((i, b) => {
-      const ids = paletteIds[b] ?? null;
-      if (!digitPermuted[b]) return ids;
-      return permuteDigitIds(ids ?? examples[i]!.ids, drawDigitPermutation(digitRng!), digits!);
-    });
+    // 1. The curricula's relabelling, in list order (curriculum.ts).
+    const rowIds = batchEx.map((e) => e.ids);
+    const trainFrom = batchEx.map(() => 0);
+    const transforms: SftBatchTransform[] = [];
+    for (const { run } of curricula) {
+      const t = run.transform?.({ step: step + 1, seed, indices: next.indices, examples: batchEx, ids: [...rowIds] });
+      if (!t) continue;
+      t.relabel?.forEach((r, b) => {
+        if (!r) return;
+        rowIds[b] = r.ids;
+        trainFrom[b] = Math.max(trainFrom[b]!, r.trainFrom);
+      });
+      transforms.push(t);
+    }
+    // 2. Packing: targets are the next ids, the mask the loss mask from each row's trainFrom on.
     const B = batchEx.length;
     const seqLen = Math.max(...batchEx.map((e) => e.ids.length)) - 1;
     const { tokens, targets, mask, frameArr } = batchArrays(B, seqLen, P, tok.pad);
+    const trained = new Uint8Array(B * seqLen);
     let inputs = 0;
     let lossTokens = 0;
     const tf = performance.now();
     const feats = await Promise.all(batchEx.map((e) => frameFeatures(frames, e.frames, config)));
     const frameTimeMs = performance.now() - tf;
-    const auxPositions: number[] = []; // flat batch positions holding a frame target
-    const copyPositions: number[] = []; // flat positions of palette words in permuted answer turns
-    const digitPositions: number[] = []; // flat positions of digits in digit-permuted answer turns
     batchEx.forEach((e, b) => {
       const n = e.ids.length - 1;
-      const ids = batchIds[b] ?? e.ids;
-      // A permuted example trains its answer turn only (its earlier turns may describe the frames).
-      const i0 = next.indices[b]!;
-      const trainFrom = batchIds[b]
-        ? Math.min(paletteIds[b] ? permuteFrom[i0]! : Infinity, digitPermuted[b] ? digitFrom[i0]! : Infinity)
-        : 0;
+      const ids = rowIds[b]!;
       inputs += n;
       tokens.set(toCoreTokens(ids.subarray(0, n), tok), b * seqLen);
       targets.set(ids.subarray(1), b * seqLen);
       for (let i = 0; i < n; i++) {
-        const turnWeight = i + 1 >= batchAnswerFrom[b]! ? answerWeight : 1;
-        const trained = i + 1 >= trainFrom ? e.lossMask[i + 1]! : 0;
-        mask[b * seqLen + i] = trained * weightOf[ids[i + 1]!]! * turnWeight;
-        lossTokens += trained;
-        if (trained > 0 && paletteIds[b] && pieces!.group[ids[i + 1]!]! >= 0) copyPositions.push(b * seqLen + i);
-        if (trained > 0 && digitPermuted[b] && digitSet.has(ids[i + 1]!)) digitPositions.push(b * seqLen + i);
+        const t = i + 1 >= trainFrom[b]! ? e.lossMask[i + 1]! : 0;
+        mask[b * seqLen + i] = t;
+        trained[b * seqLen + i] = t;
+        lossTokens += t;
         const f = e.frameIndex[i]!;
         if (f >= 0) frameArr.set(feats[b]![f]!, (b * seqLen + i) * P);
       }
-      if (o.frameTargets) placeFrameTargets(e, o.frameTargets, b * seqLen, targets, mask, auxPositions);
     });
+    // 3. The curricula's weights and extra targets on the packed arrays.
+    const packed = { seqLen, ids: rowIds, examples: batchEx, indices: next.indices, targets, mask, trained };
+    const reports = transforms.map((t) => t.packed?.(packed)).filter((r): r is SftBatchReport => !!r);
+    const extraTargets = reports.flatMap((r) => r.extraTargets ?? []);
     const batch = { batchSize: B, seqLen, tokens, targets, mask, frames: frameArr };
     lr = learningRate(schedule, step + 1, o.steps);
 
+    // 4. Forward (with logits when a curriculum counts argmax hits) and backward.
     const fwd = await model.forward(batch, {
-      logits: auxPositions.length + copyPositions.length + digitPositions.length > 0,
+      logits: extraTargets.length > 0 || reports.some((r) => r.accuracy),
     });
-    const auxCorrect = fwd.logits ? argmaxHits(fwd.logits, config.vocabSize, targets, auxPositions) : 0;
-    const copyCorrect = fwd.logits ? argmaxHits(fwd.logits, config.vocabSize, targets, copyPositions) : 0;
-    const digitCorrect = fwd.logits ? argmaxHits(fwd.logits, config.vocabSize, targets, digitPositions) : 0;
+    const hits = (positions: readonly number[]) => argmaxHits(fwd.logits!, config.vocabSize, targets, positions);
+    const extraCorrect = fwd.logits ? hits(extraTargets) : 0;
+    const curriculumMetrics: Record<string, number> = {};
+    for (const r of reports) Object.assign(curriculumMetrics, r.metrics, fwd.logits ? r.accuracy?.(hits) : {});
     const loss = fwd.loss ?? NaN;
     if (!Number.isFinite(loss)) {
       // Let the core name the gradient tensor (its step refuses and leaves the parameters as they are).
@@ -547,9 +458,17 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
       );
     }
     await model.backward();
-    const drill = o.frameDrill
-      ? await drillStep(model, config, tok, frames, o.frameTargets!, o.frameDrill, drillPool, seed, step + 1)
-      : undefined;
+    // 5. The curricula's extra losses, accumulated into the step's gradient.
+    for (const { name, run } of curricula) {
+      if (!run.extraLoss) continue;
+      const extra = await run.extraLoss({ step: step + 1, seed, model });
+      if (!Number.isFinite(extra.loss)) {
+        throw new TrainError("NON_FINITE", `training stopped at step ${step + 1}: the ${name} loss is ${extra.loss}`, {
+          step: step + 1,
+        });
+      }
+      Object.assign(curriculumMetrics, extra.metrics);
+    }
     let st;
     try {
       st = await model.step({ lr, ...coreAdamW(adamw) });
@@ -571,30 +490,10 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
       epoch: cursor.epoch,
       position: cursor.position,
       loss,
-      // Counted here: with emphasis the core's `tokens` is the sum of the weights, and the core's
-      // `correct` includes the frame targets.
-      tokenAccuracy: lossTokens > 0 ? (fwd.correct - auxCorrect) / lossTokens : 0,
-      ...(o.frameTargets
-        ? {
-            frameTargetAccuracy: auxPositions.length > 0 ? auxCorrect / auxPositions.length : 0,
-            frameTargetCount: auxPositions.length,
-          }
-        : {}),
-      ...(drill ? { drillLoss: drill.loss, drillAccuracy: drill.accuracy } : {}),
-      ...(pieces
-        ? {
-            permuted: paletteIds.filter((x) => x !== null).length,
-            permutedPaletteCount: copyPositions.length,
-            ...(copyPositions.length > 0 ? { permutedPaletteAccuracy: copyCorrect / copyPositions.length } : {}),
-          }
-        : {}),
-      ...(digits
-        ? {
-            digitPermuted: digitPermuted.filter(Boolean).length,
-            permutedDigitCount: digitPositions.length,
-            ...(digitPositions.length > 0 ? { permutedDigitAccuracy: digitCorrect / digitPositions.length } : {}),
-          }
-        : {}),
+      // Counted here: with mask weights the core's `tokens` is the sum of the weights, and the
+      // core's `correct` includes the curricula's extra targets.
+      tokenAccuracy: lossTokens > 0 ? (fwd.correct - extraCorrect) / lossTokens : 0,
+      ...(curricula.length > 0 ? { curricula: curriculumMetrics } : {}),
       lossTokens,
       tokens: inputs,
       tokensPerSecond: inputs / (stepTimeMs / 1000),
@@ -623,43 +522,6 @@ function coreAdamW(a: AdamWSettings) {
   };
 }
 
-/**
- * Puts `ft`'s targets of each frame of `e` at its slot and the positions after it (frame-targets.ts),
- * only where the sequence has no loss and no other frame; records the flat positions in `placed`.
- */
-function placeFrameTargets(
-  e: Pick<SftExample, "ids" | "lossMask" | "frameIndex" | "frames">,
-  ft: FrameTargets,
-  offset: number,
-  targets: Int32Array,
-  mask: Float32Array,
-  placed: number[],
-): void {
-  const n = e.ids.length - 1;
-  for (let i = 0; i < n; i++) {
-    const f = e.frameIndex[i]!;
-    if (f < 0) continue;
-    ft.tokensOf(e.frames[f]!).forEach((id, j) => {
-      const pos = i + j;
-      if (pos >= n || e.lossMask[pos + 1] || (j > 0 && e.frameIndex[pos]! >= 0)) return;
-      targets[offset + pos] = id;
-      mask[offset + pos] = ft.weight;
-      placed.push(offset + pos);
-    });
-  }
-}
-
-/** How many of `positions` have their target as the argmax of `logits` [positions, V]. */
-function argmaxHits(logits: Float32Array, V: number, targets: Int32Array, positions: readonly number[]): number {
-  let hits = 0;
-  for (const pos of positions) {
-    let best = 0;
-    for (let v = 1; v < V; v++) if (logits[pos * V + v]! > logits[pos * V + best]!) best = v;
-    hits += best === targets[pos] ? 1 : 0;
-  }
-  return hits;
-}
-
 /** The core's input arrays of a [B, seqLen] batch: tokens and targets padded, mask 0, no frames. */
 function batchArrays(B: number, seqLen: number, P: number, pad: number) {
   return {
@@ -668,55 +530,4 @@ function batchArrays(B: number, seqLen: number, P: number, pad: number) {
     mask: new Float32Array(B * seqLen),
     frameArr: new Float32Array(B * seqLen * P),
   };
-}
-
-/** Every distinct frame of the examples (the drill's pool), in first-seen order. */
-function distinctFrames(examples: readonly SftExample[]): FrameRef[] {
-  const seen = new Map<string, FrameRef>();
-  for (const e of examples) for (const f of e.frames) seen.set(`${f.video}\0${f.t}`, f);
-  return [...seen.values()];
-}
-
-/**
- * The frame drill of one step: random frames of the pool (drawn from the run's seed and the
- * step, so a resumed run draws the same), each as `<t seconds><frame>`, with the frame targets;
- * forward and backward, accumulated into the step's gradient.
- */
-async function drillStep(
-  model: KernelModel,
-  config: ModelConfig,
-  tok: Tokenizer,
-  frames: FrameSource,
-  ft: FrameTargets,
-  drill: { sequences: number; framesPerSequence: number },
-  pool: readonly FrameRef[],
-  seed: number,
-  step: number,
-): Promise<{ loss: number; accuracy: number }> {
-  const rng = new Mulberry32(epochSeed(seed ^ 0x6d7a11, step));
-  const seqs = Array.from({ length: drill.sequences }, () => {
-    const refs = Array.from({ length: drill.framesPerSequence }, () => pool[Math.floor(rng.next() * pool.length)]!);
-    return buildSequence(tok, [{ role: "user", content: frameParts(refs) }]);
-  });
-  const B = seqs.length;
-  const P = config.frameFeatures;
-  const seqLen = Math.max(...seqs.map((q) => q.ids.length)) - 1;
-  const { tokens, targets, mask, frameArr } = batchArrays(B, seqLen, P, tok.pad);
-  const placed: number[] = [];
-  for (let b = 0; b < B; b++) {
-    const q = seqs[b]!;
-    const n = q.ids.length - 1;
-    const feats = await frameFeatures(frames, q.frames, config);
-    tokens.set(toCoreTokens(q.ids.subarray(0, n), tok), b * seqLen);
-    for (let i = 0; i < n; i++) if (q.frameIndex[i]! >= 0) frameArr.set(feats[q.frameIndex[i]!]!, (b * seqLen + i) * P);
-    placeFrameTargets(q, ft, b * seqLen, targets, mask, placed);
-  }
-  if (placed.length === 0) return { loss: 0, accuracy: 0 };
-  const fwd = await model.forward({ batchSize: B, seqLen, tokens, targets, mask, frames: frameArr }, { logits: true });
-  const loss = fwd.loss ?? NaN;
-  if (!Number.isFinite(loss)) {
-    throw new TrainError("NON_FINITE", `training stopped at step ${step}: the frame drill's loss is ${loss}`, { step });
-  }
-  await model.backward({ accumulate: true });
-  return { loss, accuracy: argmaxHits(fwd.logits!, config.vocabSize, targets, placed) / placed.length };
 }

@@ -6,6 +6,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import {
+  knobFlag,
+  ORACLE_KNOB_VALUES,
+  ORACLE_KNOBS,
+  ORACLE_PRESET_NAMES,
+  ORACLE_PRESETS,
+  type OracleStyleInput,
+} from "./oracle-style";
 import { planSuite } from "./plan";
 import { readSuite } from "./read-suite";
 
@@ -52,54 +60,37 @@ describe("paravt suite generate", () => {
     expect(suite.videos.map((v) => v.annotation)).toEqual(plan.videos);
   });
 
-  it("passes --when-answer, --when-search, --scene-search, --order-search, --shape-sentence, --describe-overview, --scene-answer, --mcq-answer and --option-style to the oracle", async () => {
-    const out = await mkdtemp(join(tmpdir(), "paravt-suite-cli-"));
-    dirs.push(out);
-    const args = ["--seed", "8", "--count", "1", "--out", out, "--min-minutes", "1", "--max-minutes", "1"];
-    const when = [
-      "--when-answer",
-      "mmss",
-      "--when-search",
-      "crops",
-      "--scene-search",
-      "crops",
-      "--order-search",
-      "crops",
-      "--shape-sentence",
-      "time-first",
-      "--describe-overview",
-      "--scene-answer",
-      "quote",
-      "--mcq-answer",
-      "scan",
-      "--option-style",
-      "text-first",
-    ];
-    const r = paravt(["suite", "generate", ...args, ...when]);
-    expect(r.code).toBe(0);
-    const suite = await readSuite(out);
-    const config = {
-      minMinutes: 1,
-      maxMinutes: 1,
+  it("passes --oracle-style to the oracle: a preset, knobs, or a preset and knobs", async () => {
+    const args = ["--seed", "8", "--count", "1", "--min-minutes", "1", "--max-minutes", "1"];
+    const generate = async (style: string) => {
+      const out = await mkdtemp(join(tmpdir(), "paravt-suite-cli-"));
+      dirs.push(out);
+      const r = paravt(["suite", "generate", ...args, "--out", out, "--oracle-style", style]);
+      expect(r.code, r.stderr).toBe(0);
+      return readSuite(out);
+    };
+    const plan = (oracleStyle: OracleStyleInput) =>
+      planSuite({ seed: 8, count: 1, config: { minMinutes: 1, maxMinutes: 1, oracleStyle } });
+
+    const nano = await generate("nano-default");
+    expect(nano.manifest.config.oracleStyle).toEqual(ORACLE_PRESETS["nano-default"]);
+    expect(nano.oracle).toEqual(plan("nano-default").oracle);
+    expect(nano.questions.filter((q) => q.type === "mcq").every((q) => q.question.includes("\n- "))).toBe(true);
+    expect(nano.oracle.some((o) => o.turns[1]!.content.startsWith("<think>\nTo find when the"))).toBe(true);
+    const summaries = nano.oracle.flatMap((o) => o.subAgents.map((s) => s.summary));
+    expect(summaries.some((t) => / (?:from \d\d:\d\d to \d\d:\d\d|at \d\d:\d\d) is in the /.test(t))).toBe(true);
+
+    const knobs = await generate("reference,when-answer=mmss,when-search=crops");
+    expect(knobs.manifest.config.oracleStyle).toEqual({
+      ...ORACLE_PRESETS.reference,
       whenAnswer: "mmss",
       whenSearch: "crops",
-      sceneSearch: "crops",
-      orderSearch: "crops",
-      shapeSentence: "time-first",
-      describeOverview: true,
-      sceneAnswer: "quote",
-      mcqAnswer: "scan",
-      optionStyle: "text-first",
-    } as const;
-    expect(suite.oracle).toEqual(planSuite({ seed: 8, count: 1, config }).oracle);
-    expect(suite.questions.filter((q) => q.type === "mcq").every((q) => q.question.includes("\n- "))).toBe(true);
-    expect(suite.oracle.some((o) => o.turns[1]!.content.startsWith("<think>\nTo find when the"))).toBe(true);
-    expect(suite.oracle.some((o) => o.turns[1]!.content.startsWith("<think>\nMy frames: 0 s "))).toBe(true);
-    const summaries = suite.oracle.flatMap((o) => o.subAgents.map((s) => s.summary));
-    expect(summaries.some((t) => / (?:from \d\d:\d\d to \d\d:\d\d|at \d\d:\d\d) is in the /.test(t))).toBe(true);
+    });
+    expect(knobs.oracle).toEqual(plan({ whenAnswer: "mmss", whenSearch: "crops" }).oracle);
   });
 
   it("prints help and refuses bad arguments with exit code 2", () => {
+    const STYLE = ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--oracle-style"];
     for (const args of [
       ["suite", "--help"],
       ["suite", "generate", "--help"],
@@ -109,6 +100,12 @@ describe("paravt suite generate", () => {
       expect(r.code).toBe(0);
       expect(r.stdout).toContain("Usage: paravt suite generate --seed S --count N --out DIR");
     }
+    // The help lists every knob of the oracle style with its values, reference's first, and every preset.
+    const help = paravt(["suite", "generate", "--help"]).stdout;
+    for (const k of ORACLE_KNOBS) {
+      expect(help).toMatch(new RegExp(`\\n +${knobFlag(k)} +${ORACLE_KNOB_VALUES[k].join("\\|")}:`));
+    }
+    for (const name of ORACLE_PRESET_NAMES) expect(help).toMatch(new RegExp(`\\n +${name} +`));
     const cases: [string[], RegExp][] = [
       [["suite"], /missing subcommand/],
       [["suite", "make"], /unknown subcommand "make"/],
@@ -127,30 +124,16 @@ describe("paravt suite generate", () => {
         ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--max-minutes", "31"],
         /--max-minutes must be a number in \[1, 30\]/,
       ],
+      [[...STYLE, "fast"], /--oracle-style: unknown preset "fast" \(presets: reference, nano-default;/],
+      [[...STYLE, "when-answer=hhmmss"], /--oracle-style: when-answer must be seconds or mmss \(got hhmmss\)/],
       [
-        ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--when-answer", "hhmmss"],
-        /--when-answer must be seconds or mmss \(got hhmmss\)/,
+        [...STYLE, "option-style=after"],
+        /--oracle-style: option-style must be letter-first or text-first \(got after\)/,
       ],
-      [
-        ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--scene-answer", "verbatim"],
-        /--scene-answer must be frame or quote \(got verbatim\)/,
-      ],
-      [
-        ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--mcq-answer", "text"],
-        /--mcq-answer must be letter or scan \(got text\)/,
-      ],
-      [
-        ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--option-style", "after"],
-        /--option-style must be letter-first or text-first \(got after\)/,
-      ],
-      [
-        ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--when-search", "frames"],
-        /--when-search must be overview or crops \(got frames\)/,
-      ],
-      [
-        ["suite", "generate", "--seed", "1", "--count", "1", "--out", "d", "--shape-sentence", "last"],
-        /--shape-sentence must be position-first or time-first \(got last\)/,
-      ],
+      [[...STYLE, "mcq-answer=scan"], /--oracle-style: unknown knob "mcq-answer" \(knobs: when-answer, when-search, /],
+      [[...STYLE, "when-answer=mmss,nano-default"], /--oracle-style: a preset may only come first/],
+      // The per-knob flags are gone.
+      [[...STYLE.slice(0, -1), "--when-answer", "mmss"], /Unknown option '--when-answer'/],
     ];
     for (const [args, message] of cases) {
       const r = paravt(args);

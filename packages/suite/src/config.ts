@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OracleStyleInputSchema, resolveOracleStyle } from "./oracle-style";
 
 /** Question templates; see templates.ts for their text, evidence and answers. */
 export const TEMPLATES = ["scene_color", "count", "order", "when", "scene_position", "after"] as const;
@@ -41,99 +42,12 @@ export const SuiteConfigSchema = z
       .refine((t) => new Set(t).size === t.length, "templates must not repeat")
       .default([...TEMPLATES]),
     /**
-     * How the oracle's `when` answer turn writes the range (suite README "Oracle trajectories"):
-     * `seconds` "[58, 64]" (start and exclusive end in seconds, what SPEC §2's training IoU reads),
-     * or `mmss` "00:58 - 01:03" (first and last second the shape is visible, as the sub-agents'
-     * summaries write them, read by SPEC §4's evaluation extraction but not by §2's training IoU):
-     * a copy of the tool responses' times instead of a conversion from MM:SS to seconds.
+     * How the oracle's trajectories search and word what they find (oracle-style.ts, suite README
+     * "Oracle styles"): a preset name or some knobs over `reference`; resolved to the full style.
      */
-    whenAnswer: z.enum(["seconds", "mmss"]).default("seconds"),
-    /**
-     * Where the oracle's main agent looks for a `when` question's target (suite README "Oracle
-     * trajectories"): `overview` (default) starts from what its K overview frames show; `crops`
-     * ignores them for the target and reads the whole video through its sub-agents, at most 5
-     * windows a round, then answers from their summaries alone. `crops` costs more calls and
-     * frames, and it never asks the main agent to spot a small shape in a thumbnail: the step
-     * ParaVT-nano's main agent gets wrong (nano README, Quality bar).
-     */
-    whenSearch: z.enum(["overview", "crops"]).default("overview"),
-    /**
-     * Where the oracle's main agent looks for a `scene_color` / `scene_position` question's scene
-     * (suite README "Oracle trajectories"): `overview` (default) starts from the backgrounds its K
-     * overview frames show; `crops` reads the whole video through its sub-agents, like `whenSearch:
-     * "crops"`, and with `sceneAnswer: "quote"` crops the shape's own seconds once more when the
-     * window that showed it spans two scenes, so that the answer can quote a summary that says
-     * "The background is olive throughout. A red circle …". Why: ParaVT-nano's main agent names its
-     * overview frames' backgrounds no better than a blind guess, while its sub-agents name a window's
-     * background 0.997 of the time; crops-only makes the scene answer a copy from a tool response,
-     * as it made `when` answers (nano README, Quality bar).
-     */
-    sceneSearch: z.enum(["overview", "crops"]).default("overview"),
-    /**
-     * Where the oracle's main agent looks for an `order` question's shapes (suite README "Oracle
-     * trajectories"): `overview` (default) starts from the shapes its K overview frames show and
-     * crops the stretches before the earliest; `crops` reads the video from 0 s through contiguous
-     * crops until a summary names one of the four shapes, then answers by quoting that sentence
-     * ("The first of the four shapes in my crops: A cyan square from 00:27 to 00:31 is in the
-     * top-center. So the cyan square came first (A)."). Why: ParaVT-nano's main agent states which
-     * overview frames show a shape no better than a blind guess (0.094, blind 0.074) and names the
-     * right first shape in 6 of 57 `order` answers (nano README, Quality bar); crops-only makes the
-     * answer a copy from the first tool response that names an option, as `sceneSearch` did.
-     */
-    orderSearch: z.enum(["overview", "crops"]).default("overview"),
-    /**
-     * Word order of a shape's sentence in a sub-agent summary (suite README "Oracle
-     * trajectories"): `position-first` (default) "A cyan square is in the center from 00:56 to
-     * 01:03", or `time-first` "A cyan square from 00:56 to 01:03 is in the center", where the
-     * times follow the shape's name at once. With `time-first` an MM:SS `when` answer says "The
-     * cyan square from 00:56 to 01:03 is the one asked about.", so copying the target's times is
-     * the plain induction "the tokens after `cyan square from`" (nano README, Quality bar).
-     */
-    shapeSentence: z.enum(["position-first", "time-first"]).default("position-first"),
-    /**
-     * When on, the oracle's main agent first writes down what each overview frame shows, in time
-     * order ("My frames: 0 s teal with a white cross in the top-left; 22 s teal; …"), at K ≤
-     * DESCRIBED_MAX_K, then reasons as before (suite README "Oracle trajectories"). Why: ParaVT-nano's
-     * main agent states which of its frames show a background or a shape no better than a blind
-     * guess, while its sub-agents, which describe their frames one after another, are right 0.997
-     * of the time (nano README, Quality bar, "The main agent does not see its overview"); with the
-     * notes, the claims that follow are a copy from its own text.
-     */
-    describeOverview: z.boolean().default(false),
-    /**
-     * How the oracle's main agent says where it found a scene question's shape (suite README
-     * "Oracle trajectories"): `frame` (default) "The frame at 122 s has the olive background and a
-     * red circle in the top-left." (the time converted from the summary's MM:SS), or `quote`, which
-     * when a crop's summary says "The background is olive throughout." repeats that summary word
-     * for word up to the shape's sentence. Why: ParaVT-nano's main agent answers the scene
-     * questions at chance although its sub-agents name every window's background and shapes
-     * (nano README, Quality bar); quoted, the color is the plain induction copy "the tokens after
-     * `olive throughout. A`", the copy that made `when` work (`shapeSentence: "time-first"`).
-     */
-    sceneAnswer: z.enum(["frame", "quote"]).default("frame"),
-    /**
-     * How the oracle's main agent goes from its conclusion to an option letter in `scene_color`
-     * and `order` answers (suite README "Oracle trajectories"): `letter` (default) "so its color
-     * is white: option C.", or `scan`, which first repeats the options in order up to the one it
-     * concluded, each with yes or no: "so its color is white. A. red no; B. green no; C. white
-     * yes: option C." Why: ParaVT-nano's answers there name an option's text right well above
-     * chance but write a letter that matches the text they named no better than chance (nano
-     * README, Quality bar). The letter comes before its text in the question ("C. white"), so no
-     * copy that follows a match reaches it; scanning makes each step a copy of the question's next
-     * tokens or a comparison with the word just written. (`count` options are always 1-4 in
-     * order, and its letters already match.)
-     */
-    mcqAnswer: z.enum(["letter", "scan"]).default("letter"),
-    /**
-     * How an mcq question lists its options: "letter-first" ("C. white", the default) or
-     * "text-first" ("- white (C)"), and, with mcqAnswer "letter", how the oracle's conclusion names
-     * the letter: ": option C" or " (C)". Why: the letter-first lookup "text I named -> its
-     * letter" needs the token BEFORE a match, which ParaVT-nano did not learn even from a drill
-     * (nano README, Quality bar, "tenth session"); text-first makes the letter the token after a
-     * repeated bigram ("white (" -> "C"), the induction copy it does learn. SPEC §2/§4 read only
-     * the answer's letter, not the question's layout.
-     */
-    optionStyle: z.enum(["letter-first", "text-first"]).default("letter-first"),
+    oracleStyle: OracleStyleInputSchema.transform((s) => resolveOracleStyle(s)).default(() =>
+      resolveOracleStyle("reference"),
+    ),
     /** libx264 settings; see README "Encoding" for the measurement behind the defaults. */
     crf: z.number().int().min(0).max(51).default(23),
     preset: z.enum(["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow"]).default("veryfast"),

@@ -26,12 +26,29 @@ export {
   MAX_WINDOW_S,
   firstLookSentence,
   oracleTrajectory,
-  OVERVIEW_NOTES_LEAD,
   subAgentPrompt,
   toolCallText,
   type OracleResult,
   type Priors,
 } from "./oracle";
+export {
+  knobFlag,
+  ORACLE_KNOB_VALUES,
+  ORACLE_KNOBS,
+  ORACLE_PRESET_NAMES,
+  ORACLE_PRESETS,
+  OracleStyleError,
+  OracleStyleInputSchema,
+  OracleStyleSchema,
+  oracleStyleFlag,
+  parseOracleStyle,
+  resolveOracleStyle,
+  upgradeLegacyConfig,
+  type OracleKnob,
+  type OraclePreset,
+  type OracleStyle,
+  type OracleStyleInput,
+} from "./oracle-style";
 export * from "./palette";
 export { checkSuiteOptions, planSuite, RL_DATA_SOURCE, rlRow, type SuiteOptions, type SuitePlan } from "./plan";
 export { Rng, rngFor, deckDraw } from "./prng";

@@ -8,7 +8,7 @@
 // and `parseSummary` reads them back losslessly (tested), so the main agent's knowledge after a
 // crop is exactly what the summary it receives says.
 
-import type { SuiteConfig } from "./config";
+import type { OracleStyle } from "./oracle-style";
 import type { Position, SceneColor, Shape, ShapeColor } from "./palette";
 import type { SuiteEvent, VideoAnnotation } from "./schemas";
 
@@ -135,7 +135,7 @@ function runsOf<T>(items: readonly T[], same: (a: T, b: T) => boolean): [number,
 export function summarizeFrames(
   times: readonly number[],
   frames: readonly Observation[],
-  order: SuiteConfig["shapeSentence"] = "position-first",
+  order: OracleStyle["shapeSentence"] = "position-first",
 ): string {
   if (times.length === 0 || times.length !== frames.length) throw new RangeError("one observation per frame time");
   const first = times[0]!;

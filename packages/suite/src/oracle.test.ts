@@ -12,16 +12,7 @@ import { cropTimestamps, overviewTimestamps } from "@paravt/video/sampling";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG, OVERVIEW_KS } from "./config";
 import { Knowledge, observe, parseSummary, summarizeFrames } from "./observe";
-import {
-  coverRuns,
-  decide,
-  DESCRIBED_MAX_K,
-  MAX_CALLS_PER_TURN,
-  MAX_TOOL_ROUNDS,
-  MAX_WINDOW_S,
-  oracleTrajectory,
-  overviewNotes,
-} from "./oracle";
+import { coverRuns, decide, MAX_CALLS_PER_TURN, MAX_TOOL_ROUNDS, MAX_WINDOW_S, oracleTrajectory } from "./oracle";
 import { planSuite } from "./plan";
 import { OracleRowSchema, type OracleRow, type VideoAnnotation } from "./schemas";
 import { visibleInOverview } from "./visibility";
@@ -152,7 +143,7 @@ describe("oracle trajectories (default config)", () => {
 });
 
 describe("oracle trajectories with MM:SS `when` answers (whenAnswer mmss)", () => {
-  const mmssPlan = planSuite({ seed: 3, count: 40, config: { whenAnswer: "mmss" } });
+  const mmssPlan = planSuite({ seed: 3, count: 40, config: { oracleStyle: { whenAnswer: "mmss" } } });
   const last = (o: OracleRow) => assistantTurns(o).at(-1)!;
 
   it("differ from the default only in the `when` answer turn", () => {
@@ -188,8 +179,12 @@ describe("oracle trajectories with MM:SS `when` answers (whenAnswer mmss)", () =
 });
 
 describe("oracle `when` trajectories that search through crops only (whenSearch crops)", () => {
-  const mmssPlan = planSuite({ seed: 3, count: 40, config: { whenAnswer: "mmss" } });
-  const cropsPlan = planSuite({ seed: 3, count: 40, config: { whenAnswer: "mmss", whenSearch: "crops" } });
+  const mmssPlan = planSuite({ seed: 3, count: 40, config: { oracleStyle: { whenAnswer: "mmss" } } });
+  const cropsPlan = planSuite({
+    seed: 3,
+    count: 40,
+    config: { oracleStyle: { whenAnswer: "mmss", whenSearch: "crops" } },
+  });
   const when = cropsPlan.oracle.filter((o) => o.questionType === "tvg");
 
   it("change only the `when` trajectories, and settle every one", () => {
@@ -234,8 +229,8 @@ describe("oracle `when` trajectories that search through crops only (whenSearch 
 
 describe("oracle scene trajectories that search through crops only (sceneSearch crops)", () => {
   const base = { whenAnswer: "mmss", whenSearch: "crops", shapeSentence: "time-first", sceneAnswer: "quote" } as const;
-  const overviewPlan = planSuite({ seed: 3, count: 40, config: base });
-  const cropsPlan = planSuite({ seed: 3, count: 40, config: { ...base, sceneSearch: "crops" } });
+  const overviewPlan = planSuite({ seed: 3, count: 40, config: { oracleStyle: base } });
+  const cropsPlan = planSuite({ seed: 3, count: 40, config: { oracleStyle: { ...base, sceneSearch: "crops" } } });
   const isScene = (o: OracleRow) => {
     const t = questions.get(o.questionId)!.template;
     return t === "scene_color" || t === "scene_position";
@@ -264,11 +259,7 @@ describe("oracle scene trajectories that search through crops only (sceneSearch 
       expect(o.rounds.length).toBeLessThanOrEqual(MAX_TOOL_ROUNDS);
       // The same trajectory whatever K: the overview frames take no part in a decision.
       const a = videos.get(o.videoId)!;
-      const other = oracleTrajectory(q, a, o.k === 8 ? 16 : 8, {
-        ...DEFAULT_CONFIG,
-        ...base,
-        sceneSearch: "crops",
-      }).row!;
+      const other = oracleTrajectory(q, a, o.k === 8 ? 16 : 8, cropsPlan.config).row!;
       expect(other.turns.slice(1)).toEqual(o.turns.slice(1));
     }
   });
@@ -296,8 +287,8 @@ describe("oracle scene trajectories that search through crops only (sceneSearch 
 
 describe("oracle order trajectories that search through crops only (orderSearch crops)", () => {
   const base = { shapeSentence: "time-first", optionStyle: "text-first" } as const;
-  const overviewPlan = planSuite({ seed: 3, count: 40, config: base });
-  const cropsPlan = planSuite({ seed: 3, count: 40, config: { ...base, orderSearch: "crops" } });
+  const overviewPlan = planSuite({ seed: 3, count: 40, config: { oracleStyle: base } });
+  const cropsPlan = planSuite({ seed: 3, count: 40, config: { oracleStyle: { ...base, orderSearch: "crops" } } });
   const isOrder = (o: OracleRow) => questions.get(o.questionId)!.template === "order";
   const order = cropsPlan.oracle.filter(isOrder);
   const cropsQuestions = new Map(cropsPlan.questions.map((q) => [q.id, q]));
@@ -337,11 +328,7 @@ describe("oracle order trajectories that search through crops only (orderSearch 
       expect(sentence!.toLowerCase()).toContain(name!);
       for (const earlier of summaries.slice(0, at)) for (const opt of q.options!) expect(earlier).not.toContain(opt);
       // The same trajectory whatever K: the overview frames take no part in a decision.
-      const other = oracleTrajectory(q, videos.get(o.videoId)!, o.k === 8 ? 16 : 8, {
-        ...DEFAULT_CONFIG,
-        ...base,
-        orderSearch: "crops",
-      }).row!;
+      const other = oracleTrajectory(q, videos.get(o.videoId)!, o.k === 8 ? 16 : 8, cropsPlan.config).row!;
       expect(other.turns.slice(1)).toEqual(o.turns.slice(1));
     }
     expect(secondRound).toBeGreaterThan(0);
@@ -405,9 +392,13 @@ describe("summaries", () => {
 });
 
 describe("oracle trajectories with time-first shape sentences (shapeSentence time-first)", () => {
-  const config = { whenAnswer: "mmss", whenSearch: "crops" } as const;
-  const base = planSuite({ seed: 3, count: 40, config });
-  const timeFirst = planSuite({ seed: 3, count: 40, config: { ...config, shapeSentence: "time-first" } });
+  const style = { whenAnswer: "mmss", whenSearch: "crops" } as const;
+  const base = planSuite({ seed: 3, count: 40, config: { oracleStyle: style } });
+  const timeFirst = planSuite({
+    seed: 3,
+    count: 40,
+    config: { oracleStyle: { ...style, shapeSentence: "time-first" } },
+  });
   // Position-first text of a time-first trajectory: the order swapped back, and the `when` answer's wording.
   const swapBack = (text: string) =>
     text
@@ -448,57 +439,10 @@ describe("oracle trajectories with time-first shape sentences (shapeSentence tim
   });
 });
 
-describe("oracle trajectories that note the overview first (describeOverview)", () => {
-  const config = { whenAnswer: "mmss", whenSearch: "crops", describeOverview: true } as const;
-  const noted = planSuite({ seed: 3, count: 40, config });
-  const plain = planSuite({ seed: 3, count: 40, config: { ...config, describeOverview: false } });
-  const notesLine = (o: OracleRow) => /^<think>\n(My frames: .*)\n/.exec(o.turns[1]!.content)?.[1];
-
-  it("open the first turn with one note per overview frame at K <= 16, true to the annotation", () => {
-    let checked = 0;
-    for (const o of noted.oracle) {
-      const q = questions.get(o.questionId)!;
-      const notes = notesLine(o);
-      if (o.k > DESCRIBED_MAX_K || q.template === "when") {
-        expect(notes).toBeUndefined();
-        continue;
-      }
-      const a = videos.get(o.videoId)!;
-      expect(notes).toBe(overviewNotes(o.overviewTimestamps.map((t) => ({ t, obs: observe(a, t) }))));
-      const items = notes!
-        .replace(/^My frames: /, "")
-        .replace(/\.$/, "")
-        .split("; ");
-      expect(items).toHaveLength(o.k);
-      items.forEach((item, i) => {
-        const t = o.overviewTimestamps[i]!;
-        const obs = observe(a, t);
-        expect(item.startsWith(`${Number.isInteger(t) ? t : t.toFixed(1)} s ${obs.scene}`)).toBe(true);
-        expect(item.includes(" with a")).toBe(obs.shape !== null);
-        if (obs.shape) expect(item).toContain(`${obs.shape.color} ${obs.shape.shape} in the ${obs.shape.position}`);
-      });
-      checked++;
-    }
-    expect(checked).toBeGreaterThan(100);
-  });
-
-  it("change nothing else: the same rounds, calls, answers and rewards, and later turns unchanged", () => {
-    expect(noted.oracle.map((o) => o.id)).toEqual(plain.oracle.map((o) => o.id));
-    noted.oracle.forEach((o, i) => {
-      const p = plain.oracle[i]!;
-      const notes = notesLine(o);
-      const first = notes === undefined ? o.turns[1]!.content : o.turns[1]!.content.replace(`${notes}\n`, "");
-      expect(first).toBe(p.turns[1]!.content);
-      expect(o.turns.slice(2)).toEqual(p.turns.slice(2));
-      expect({ ...o, turns: [] }).toEqual({ ...p, turns: [] });
-    });
-  });
-});
-
 describe("scene answers that quote a crop's summary (sceneAnswer: quote)", () => {
-  const config = { whenAnswer: "mmss", whenSearch: "crops", shapeSentence: "time-first" } as const;
-  const quoted = planSuite({ seed: 3, count: 40, config: { ...config, sceneAnswer: "quote" } });
-  const plain = planSuite({ seed: 3, count: 40, config });
+  const style = { whenAnswer: "mmss", whenSearch: "crops", shapeSentence: "time-first" } as const;
+  const quoted = planSuite({ seed: 3, count: 40, config: { oracleStyle: { ...style, sceneAnswer: "quote" } } });
+  const plain = planSuite({ seed: 3, count: 40, config: { oracleStyle: style } });
   const reasonOf = (o: OracleRow) => /^<think>\n([^]*)\n<\/think>\n<answer>/.exec(o.turns.at(-1)!.content)![1]!;
 
   it("repeat a tool response word for word up to the shape asked about, when a crop shows the scene throughout", () => {
@@ -524,32 +468,8 @@ describe("scene answers that quote a crop's summary (sceneAnswer: quote)", () =>
   });
 });
 
-describe("mcq answers that scan the options (mcqAnswer: scan)", () => {
-  const scanned = planSuite({ seed: 3, count: 40, config: { mcqAnswer: "scan" } });
-
-  it("repeat the options in order up to the one concluded, then its letter; change nothing else", () => {
-    let scans = 0;
-    scanned.oracle.forEach((o, i) => {
-      const p = plan.oracle[i]!;
-      const q = questions.get(o.questionId)!;
-      expect({ ...o, turns: o.turns.slice(0, -1) }).toEqual({ ...p, turns: p.turns.slice(0, -1) });
-      const last = o.turns.at(-1)!.content;
-      if (q.template !== "scene_color" && q.template !== "order") {
-        expect(last).toBe(p.turns.at(-1)!.content);
-        return;
-      }
-      const at = q.options!.indexOf(q.answerText);
-      const scan = q.options!.slice(0, at + 1).map((t, j) => `${"ABCD"[j]}. ${t} ${j === at ? "yes" : "no"}`);
-      expect(last).toContain(`. ${scan.join("; ")}: option ${o.answer}.\n</think>\n<answer>${o.answer}</answer>`);
-      expect(last.replace(`. ${scan.join("; ")}: option`, ": option")).toBe(p.turns.at(-1)!.content);
-      scans++;
-    });
-    expect(scans).toBeGreaterThan(100);
-  });
-});
-
 describe("text-first options (optionStyle: text-first)", () => {
-  const textFirst = planSuite({ seed: 3, count: 40, config: { optionStyle: "text-first" } });
+  const textFirst = planSuite({ seed: 3, count: 40, config: { oracleStyle: { optionStyle: "text-first" } } });
 
   it("list each option as '- text (L)' and name the letter as ' (L)'; change nothing else", () => {
     textFirst.questions.forEach((q, i) => {

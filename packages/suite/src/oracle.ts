@@ -8,9 +8,10 @@
 // evidence can still hide, at 1 fps in windows of at most 16 s, at most 5 calls per turn, at
 // most 3 tool rounds. A stretch can hide an unseen event only if it is a run of unseen seconds
 // at least as long as the shortest event (or gap), so shorter runs are never cropped.
-// With `whenSearch: "crops"` a `when` question's agent knows only what its crops show: it reads the
-// whole video through its sub-agents and answers from their summaries; `sceneSearch: "crops"` does
-// the same for `scene_color` and `scene_position` questions, `orderSearch: "crops"` for `order`.
+// The oracle style (oracle-style.ts) picks the wording, and with `whenSearch: "crops"` a `when`
+// question's agent knows only what its crops show: it reads the whole video through its
+// sub-agents and answers from their summaries; `sceneSearch: "crops"` does the same for
+// `scene_color` and `scene_position` questions, `orderSearch: "crops"` for `order`.
 //
 // Every round's decision is a pure function of the Knowledge (observe.ts); the annotation is
 // only read through `observe` at the frame times the overview and the crops sample.
@@ -37,27 +38,8 @@ export const MAX_CALLS_PER_TURN = 5;
 export const MAX_TOOL_ROUNDS = 3;
 export const MAX_WINDOW_S = 16;
 
-/**
- * The priors the agent reasons with (taken from the generator config), how it writes a `when`
- * answer (`whenAnswer`, default "seconds"), where it looks for a `when` target (`whenSearch`,
- * default "overview") and the word order of its sub-agents' shape sentences (`shapeSentence`,
- * default "position-first").
- */
-export type Priors = Pick<SuiteConfig, "minEventS" | "maxEventS" | "minGapS" | "minSceneS"> &
-  Partial<
-    Pick<
-      SuiteConfig,
-      | "whenAnswer"
-      | "whenSearch"
-      | "sceneSearch"
-      | "orderSearch"
-      | "shapeSentence"
-      | "describeOverview"
-      | "sceneAnswer"
-      | "mcqAnswer"
-      | "optionStyle"
-    >
-  >;
+/** The priors the agent reasons with and the style it writes in (both from the generator config). */
+export type Priors = Pick<SuiteConfig, "minEventS" | "maxEventS" | "minGapS" | "minSceneS" | "oracleStyle">;
 
 type Decision =
   { kind: "answer"; answer: string; reason: string } | { kind: "scan"; runs: [number, number][]; reason: string };
@@ -106,41 +88,14 @@ function describeShape(s: SeenShape): string {
   return `a ${s.color} ${s.shape} in the ${s.position}`;
 }
 
-/** The largest K whose first turn gets overview notes (`describeOverview`): 64 notes would fill the context. */
-export const DESCRIBED_MAX_K = 16;
-
-/** How the main agent's overview notes open (`describeOverview`); the GPU trainer finds them by it (`--notes-only`). */
-export const OVERVIEW_NOTES_LEAD = "My frames:";
-
-/** The main agent's notes on its overview frames, one per frame in time order (`describeOverview`). */
-export function overviewNotes(frames: readonly { t: number; obs: Observation }[]): string {
-  const note = ({ t, obs }: { t: number; obs: Observation }) =>
-    `${secs(t)} ${obs.scene}${obs.shape ? ` with ${describeShape(obs.shape)}` : ""}`;
-  return `${OVERVIEW_NOTES_LEAD} ${frames.map(note).join("; ")}.`;
-}
-
 /** The letter of the option with this text; null when no option says it (the question cannot be settled). */
 function letterOf(options: readonly string[], text: string): string | null {
   return LETTERS[options.indexOf(text)] ?? null;
 }
 
-/**
- * `mcqAnswer: "scan"`: the options in order up to the one whose text is `text`, each with "yes"
- * or "no" ("A. red no; B. green no; C. white yes"), then ": option C"; the plain ": option C" by
- * default.
- */
-function optionLead(options: readonly string[], text: string, letter: string, p: Priors): string {
-  if (p.mcqAnswer !== "scan") return letterLead(letter, p);
-  const upTo = options.slice(0, options.indexOf(text) + 1);
-  const item = (o: string, i: number) =>
-    p.optionStyle === "text-first" ? `${o} (${LETTERS[i]})` : `${LETTERS[i]}. ${o}`;
-  const scan = upTo.map((o, i) => `${item(o, i)} ${o === text ? "yes" : "no"}`).join("; ");
-  return `. ${scan}: option ${letter}`;
-}
-
 /** How a conclusion names its option's letter: ": option C", or " (C)" as the question's text-first options do. */
 function letterLead(letter: string, p: Priors): string {
-  return p.optionStyle === "text-first" ? ` (${letter})` : `: option ${letter}`;
+  return p.oracleStyle.optionStyle === "text-first" ? ` (${letter})` : `: option ${letter}`;
 }
 
 const UNSETTLED: Decision = { kind: "scan", runs: [], reason: "" };
@@ -200,18 +155,181 @@ export function firstLookSentence(
   return null;
 }
 
+/** A question of one template. */
+type QuestionOf<T extends SuiteQuestion["template"]> = Extract<SuiteQuestion, { template: T }>;
+
+/**
+ * One round's decision for a question, from the knowledge alone (and, for `sceneAnswer:
+ * "quote"` and `orderSearch: "crops"`, the text of the summaries that knowledge was read from,
+ * in the order they came). One function per template below.
+ */
+export function decide(q: SuiteQuestion, k: Knowledge, p: Priors, summaries: readonly string[] = []): Decision {
+  switch (q.template) {
+    case "scene_color":
+    case "scene_position":
+      return decideScene(q, k, p, summaries);
+    case "count":
+      return decideCount(q, k, p);
+    case "order":
+      return p.oracleStyle.orderSearch === "crops"
+        ? decideOrderByCrops(q, k, p, summaries)
+        : decideOrderFromOverview(q, k, p);
+    case "when":
+      return decideWhen(q, k, p);
+    case "after":
+      return decideAfter(q, k, p);
+  }
+}
+
+/** The shortest unseen run that can hide an event: as long as the shortest event, or gap. */
+const hideS = (p: Priors) => Math.min(p.minEventS, p.minGapS);
+
+/**
+ * `scene_color` / `scene_position`: the shape of the one scene of the asked color (in the asked
+ * cell). Seen -> answer (or, under sceneSearch "crops" + sceneAnswer "quote", crop the shape's own
+ * seconds first when no summary shows its scene throughout); else search where the scene is or
+ * can be.
+ */
+function decideScene(
+  q: QuestionOf<"scene_color" | "scene_position">,
+  k: Knowledge,
+  p: Priors,
+  summaries: readonly string[],
+): Decision {
+  const style = p.oracleStyle;
+  const { scene } = q.params;
+  const inCell = (position: string) => q.template === "scene_color" || position === q.params.position;
+  const wanted = (o: Observation) => o.scene === scene && o.shape !== null && inCell(o.shape.position);
+  const where = q.template === "scene_position" ? ` in the ${q.params.position}` : "";
+  const hit = k.seen(wanted)[0];
+  if (hit !== undefined) {
+    const s = k.get(hit)!.shape!;
+    const quote = style.sceneAnswer === "quote" ? quoteScene(summaries, scene, (x) => inCell(x.position)) : null;
+    // sceneSearch "crops" + quote: the window that showed the shape spans two scenes, so no
+    // summary says "<scene> throughout"; one crop of the shape's own seconds (inside one scene,
+    // as every event is) gives the summary to quote.
+    if (style.sceneSearch === "crops" && style.sceneAnswer === "quote" && quote === null) {
+      const [lo, hi] = shapeRun(k, hit);
+      return {
+        kind: "scan",
+        runs: [[lo, hi + 1]],
+        reason: `I see ${describeShape(s)} at ${listTimes(k, [lo])} in the ${scene} scene, but its crop also shows another scene, so I will crop its own seconds: ${listRuns([[lo, hi + 1]])}.`,
+      };
+    }
+    const base = quote ?? `The frame at ${secs(k.timeOf(hit)!)} has the ${scene} background and ${describeShape(s)}.`;
+    if (q.template === "scene_color") {
+      const letter = letterOf(q.options, s.color);
+      if (letter === null) return UNSETTLED;
+      return {
+        kind: "answer",
+        answer: letter,
+        reason: `${base} That is the shape of the ${scene} scene, so its color is ${s.color}${letterLead(letter, p)}.`,
+      };
+    }
+    return {
+      kind: "answer",
+      answer: appearanceName(s),
+      reason: `${base} That is the shape${where} during the ${scene} scene: a ${appearanceName(s)}.`,
+    };
+  }
+  const r = sceneRegion(k, scene, p);
+  if (!r.region) {
+    if (style.sceneSearch === "crops") {
+      // The knowledge holds the crops only (oracleTrajectory): nothing seen yet = the first round.
+      const first = k.seen(() => true).length === 0;
+      return {
+        kind: "scan",
+        runs: r.candidates,
+        reason: first
+          ? `To find the ${scene} scene I will look through the video at one frame per second: ${listRuns(r.candidates)}.`
+          : `No crop so far shows a ${scene} background, so I will look through the rest of the video: ${listRuns(r.candidates)}.`,
+      };
+    }
+    return {
+      kind: "scan",
+      runs: r.candidates,
+      reason: `No frame I have seen has a ${scene} background, so the ${scene} scene lies in a stretch I have not seen: ${listRuns(r.candidates)}. I will look through it at one frame per second.`,
+    };
+  }
+  const runs = k.unseenRuns(hideS(p), r.region[0], r.region[1]);
+  return {
+    kind: "scan",
+    runs,
+    reason: `The ${scene} background shows at ${listTimes(k, r.seen)}, but no shape${where} appears there, so the shape must be in the unseen seconds of the ${scene} scene, between ${r.region[0]} s and ${r.region[1]} s: ${listRuns(runs)}.`,
+  };
+}
+
+/** `count`: answer once no stretch between the seen seconds can hide another appearance. */
+function decideCount(q: QuestionOf<"count">, k: Knowledge, p: Priors): Decision {
+  const look = q.params.target;
+  const name = appearanceName(look);
+  const groups = groupSlots(k, k.seen(isLook(look)));
+  const runs = k.unseenRuns(hideS(p));
+  const so =
+    groups.length === 0
+      ? `No frame I have seen shows a ${name}`
+      : `I see a ${name} at ${listTimes(
+          k,
+          groups.map((g) => g[0]),
+        )}`;
+  if (runs.length > 0) {
+    return {
+      kind: "scan",
+      runs,
+      reason: `${so}. To count every appearance I must also see the stretches between my frames where one could hide: ${listRuns(runs)}.`,
+    };
+  }
+  const n = groups.length;
+  const letter = letterOf(q.options, String(n));
+  if (letter === null) return UNSETTLED;
+  const spans = groups.map(([a, b]) => (a === b ? secs(a) : `${a}-${b + 1} s`)).join(", ");
+  return {
+    kind: "answer",
+    answer: letter,
+    reason: `I have now seen the whole video closely enough that no appearance can hide between my frames. The ${name} appears ${n === 1 ? "once" : `${n} times`} (${spans}), so the answer is ${n}${letterLead(letter, p)}.`,
+  };
+}
+
+/** `order` from the overview: the earliest option seen, once nothing unseen before it could hold another. */
+function decideOrderFromOverview(q: QuestionOf<"order">, k: Knowledge, p: Priors): Decision {
+  const looks = q.params.options;
+  const firsts = looks.map((a) => k.seen(isLook(a))[0]);
+  const seenIdx = looks.map((_, i) => i).filter((i) => firsts[i] !== undefined);
+  const names = looks.map(appearanceName);
+  if (seenIdx.length === 0) {
+    const runs = k.unseenRuns(p.minEventS);
+    return {
+      kind: "scan",
+      runs,
+      reason: `None of the four shapes (${names.join(", ")}) is in the frames I have seen, so I will look through the stretches between my frames: ${listRuns(runs)}.`,
+    };
+  }
+  const best = seenIdx.reduce((x, y) => (firsts[y]! < firsts[x]! ? y : x));
+  const x = firsts[best]!;
+  const runs = k.unseenRuns(p.minEventS, 0, x);
+  const seenText = seenIdx.map((i) => `the ${names[i]} at ${secs(k.timeOf(firsts[i]!)!)}`).join(", ");
+  if (runs.length > 0) {
+    return {
+      kind: "scan",
+      runs,
+      reason: `I see ${seenText}. The earliest is the ${names[best]}, but a shape I have not seen could still come before it in ${listRuns(runs)}, so I will check those stretches.`,
+    };
+  }
+  const letter = LETTERS[best]!;
+  return {
+    kind: "answer",
+    answer: letter,
+    reason: `I see ${seenText}. Nothing before ${secs(k.timeOf(x)!)} is left unseen that could hold another of the shapes, so the ${names[best]} came first${letterLead(letter, p)}.`,
+  };
+}
+
 /**
  * `order` under `orderSearch: "crops"`: scan from 0 s through contiguous crops until one of the
  * four shapes shows, then quote its summary sentence. The crops leave no unseen second before it,
  * so the first option shape any summary names came first.
  */
-function decideOrderByCrops(
-  options: readonly string[],
-  looks: readonly Appearance[],
-  k: Knowledge,
-  p: Priors,
-  summaries: readonly string[],
-): Decision {
+function decideOrderByCrops(q: QuestionOf<"order">, k: Knowledge, p: Priors, summaries: readonly string[]): Decision {
+  const looks = q.params.options;
   const names = looks.map(appearanceName);
   const found = firstLookSentence(summaries, looks);
   if (found === null) {
@@ -231,244 +349,109 @@ function decideOrderByCrops(
   return {
     kind: "answer",
     answer: letter,
-    reason: `The first of the four shapes in my crops: ${found.sentence} So the ${name} came first${optionLead(options, name, letter, p)}.`,
+    reason: `The first of the four shapes in my crops: ${found.sentence} So the ${name} came first${letterLead(letter, p)}.`,
   };
 }
 
-/**
- * One round's decision for a question, from the knowledge alone (and, for `sceneAnswer:
- * "quote"`, the text of the summaries that knowledge was read from, in the order they came).
- */
-export function decide(q: SuiteQuestion, k: Knowledge, p: Priors, summaries: readonly string[] = []): Decision {
-  const hide = Math.min(p.minEventS, p.minGapS);
-  switch (q.template) {
-    case "scene_color":
-    case "scene_position": {
-      const { scene } = q.params;
-      const wanted = (o: Observation) =>
-        o.scene === scene &&
-        o.shape !== null &&
-        (q.template === "scene_color" || o.shape.position === q.params.position);
-      const where = q.template === "scene_position" ? ` in the ${q.params.position}` : "";
-      const hit = k.seen(wanted)[0];
-      if (hit !== undefined) {
-        const s = k.get(hit)!.shape!;
-        const quote =
-          p.sceneAnswer === "quote"
-            ? quoteScene(summaries, scene, (x) => q.template === "scene_color" || x.position === q.params.position)
-            : null;
-        // sceneSearch "crops" + quote: the window that showed the shape spans two scenes, so no
-        // summary says "<scene> throughout"; one crop of the shape's own seconds (inside one scene,
-        // as every event is) gives the summary to quote.
-        if (p.sceneSearch === "crops" && p.sceneAnswer === "quote" && quote === null) {
-          const [lo, hi] = shapeRun(k, hit);
-          return {
-            kind: "scan",
-            runs: [[lo, hi + 1]],
-            reason: `I see ${describeShape(s)} at ${listTimes(k, [lo])} in the ${scene} scene, but its crop also shows another scene, so I will crop its own seconds: ${listRuns([[lo, hi + 1]])}.`,
-          };
-        }
-        const base =
-          quote ?? `The frame at ${secs(k.timeOf(hit)!)} has the ${scene} background and ${describeShape(s)}.`;
-        if (q.template === "scene_color") {
-          const letter = letterOf(q.options, s.color);
-          if (letter === null) return UNSETTLED;
-          return {
-            kind: "answer",
-            answer: letter,
-            reason: `${base} That is the shape of the ${scene} scene, so its color is ${s.color}${optionLead(q.options, s.color, letter, p)}.`,
-          };
-        }
-        return {
-          kind: "answer",
-          answer: appearanceName(s),
-          reason: `${base} That is the shape${where} during the ${scene} scene: a ${appearanceName(s)}.`,
-        };
-      }
-      const r = sceneRegion(k, scene, p);
-      if (!r.region) {
-        if (p.sceneSearch === "crops") {
-          // The knowledge holds the crops only (oracleTrajectory): nothing seen yet = the first round.
-          const first = k.seen(() => true).length === 0;
-          return {
-            kind: "scan",
-            runs: r.candidates,
-            reason: first
-              ? `To find the ${scene} scene I will look through the video at one frame per second: ${listRuns(r.candidates)}.`
-              : `No crop so far shows a ${scene} background, so I will look through the rest of the video: ${listRuns(r.candidates)}.`,
-          };
-        }
-        return {
-          kind: "scan",
-          runs: r.candidates,
-          reason: `No frame I have seen has a ${scene} background, so the ${scene} scene lies in a stretch I have not seen: ${listRuns(r.candidates)}. I will look through it at one frame per second.`,
-        };
-      }
-      const runs = k.unseenRuns(hide, r.region[0], r.region[1]);
+/** `when`: find the target, then pin its first and last second (seen neighbours or the longest event). */
+function decideWhen(q: QuestionOf<"when">, k: Knowledge, p: Priors): Decision {
+  const style = p.oracleStyle;
+  const look = q.params.target;
+  const name = appearanceName(look);
+  const slots = k.seen(isLook(look));
+  if (slots.length === 0) {
+    const runs = k.unseenRuns(p.minEventS);
+    if (style.whenSearch === "crops") {
+      // The knowledge holds the crops only (oracleTrajectory): nothing seen yet = the first round.
+      const first = k.seen(() => true).length === 0;
       return {
         kind: "scan",
         runs,
-        reason: `The ${scene} background shows at ${listTimes(k, r.seen)}, but no shape${where} appears there, so the shape must be in the unseen seconds of the ${scene} scene, between ${r.region[0]} s and ${r.region[1]} s: ${listRuns(runs)}.`,
+        reason: first
+          ? `To find when the ${name} is visible I will look through the video at one frame per second: ${listRuns(runs)}.`
+          : `No crop so far shows the ${name}, so I will look through the rest of the video: ${listRuns(runs)}.`,
       };
     }
-    case "count": {
-      const look = q.params.target;
-      const name = appearanceName(look);
-      const groups = groupSlots(k, k.seen(isLook(look)));
-      const runs = k.unseenRuns(hide);
-      const so =
-        groups.length === 0
-          ? `No frame I have seen shows a ${name}`
-          : `I see a ${name} at ${listTimes(
-              k,
-              groups.map((g) => g[0]),
-            )}`;
-      if (runs.length > 0) {
-        return {
-          kind: "scan",
-          runs,
-          reason: `${so}. To count every appearance I must also see the stretches between my frames where one could hide: ${listRuns(runs)}.`,
-        };
-      }
-      const n = groups.length;
-      const letter = letterOf(q.options, String(n));
-      if (letter === null) return UNSETTLED;
-      const spans = groups.map(([a, b]) => (a === b ? secs(a) : `${a}-${b + 1} s`)).join(", ");
-      return {
-        kind: "answer",
-        answer: letter,
-        reason: `I have now seen the whole video closely enough that no appearance can hide between my frames. The ${name} appears ${n === 1 ? "once" : `${n} times`} (${spans}), so the answer is ${n}${letterLead(letter, p)}.`,
-      };
-    }
-    case "order": {
-      const looks = q.params.options;
-      if (p.orderSearch === "crops") return decideOrderByCrops(q.options, looks, k, p, summaries);
-      const firsts = looks.map((a) => k.seen(isLook(a))[0]);
-      const seenIdx = looks.map((_, i) => i).filter((i) => firsts[i] !== undefined);
-      const names = looks.map(appearanceName);
-      if (seenIdx.length === 0) {
-        const runs = k.unseenRuns(p.minEventS);
-        return {
-          kind: "scan",
-          runs,
-          reason: `None of the four shapes (${names.join(", ")}) is in the frames I have seen, so I will look through the stretches between my frames: ${listRuns(runs)}.`,
-        };
-      }
-      const best = seenIdx.reduce((x, y) => (firsts[y]! < firsts[x]! ? y : x));
-      const x = firsts[best]!;
-      const runs = k.unseenRuns(p.minEventS, 0, x);
-      const seenText = seenIdx.map((i) => `the ${names[i]} at ${secs(k.timeOf(firsts[i]!)!)}`).join(", ");
-      if (runs.length > 0) {
-        return {
-          kind: "scan",
-          runs,
-          reason: `I see ${seenText}. The earliest is the ${names[best]}, but a shape I have not seen could still come before it in ${listRuns(runs)}, so I will check those stretches.`,
-        };
-      }
-      const letter = LETTERS[best]!;
-      return {
-        kind: "answer",
-        answer: letter,
-        reason: `I see ${seenText}. Nothing before ${secs(k.timeOf(x)!)} is left unseen that could hold another of the shapes, so the ${names[best]} came first${optionLead(q.options, names[best]!, letter, p)}.`,
-      };
-    }
-    case "when": {
-      const look = q.params.target;
-      const name = appearanceName(look);
-      const slots = k.seen(isLook(look));
-      if (slots.length === 0) {
-        const runs = k.unseenRuns(p.minEventS);
-        if (p.whenSearch === "crops") {
-          // The knowledge holds the crops only (oracleTrajectory): nothing seen yet = the first round.
-          const first = k.seen(() => true).length === 0;
-          return {
-            kind: "scan",
-            runs,
-            reason: first
-              ? `To find when the ${name} is visible I will look through the video at one frame per second: ${listRuns(runs)}.`
-              : `No crop so far shows the ${name}, so I will look through the rest of the video: ${listRuns(runs)}.`,
-          };
-        }
-        return {
-          kind: "scan",
-          runs,
-          reason: `No frame I have seen shows the ${name}, so I will look through the stretches between my frames: ${listRuns(runs)}.`,
-        };
-      }
-      const lo = slots[0]!;
-      const hi = slots[slots.length - 1]!;
-      const before = k.neighbours(lo).before;
-      const after = k.neighbours(hi).after;
-      // Known when the neighbouring second is seen, or when the event could not be any longer.
-      const startKnown = lo === 0 || before === lo - 1 || hi - p.maxEventS + 1 >= lo;
-      const endKnown = hi === k.duration - 1 || after === hi + 1 || lo + p.maxEventS <= hi + 1;
-      if (startKnown && endKnown) {
-        if (p.whenAnswer === "mmss") {
-          // The first and last second it is visible, as the summaries write them: the answer is a
-          // copy of the tool responses' times, no arithmetic (a one-second event ends a second later
-          // so that SPEC §4's MM:SS range, which needs end > start, reads it).
-          const range = `${mmss(lo)} - ${mmss(hi > lo ? hi : hi + 1)}`;
-          // time-first: the summaries' own "cyan square from 00:56 to 01:03", so the times are the
-          // tokens that follow the target's name in a tool response (an induction copy).
-          const reason =
-            p.shapeSentence === "time-first"
-              ? `The ${name} from ${mmss(lo)} to ${mmss(hi)} is the one asked about.`
-              : `The ${name} is visible from ${mmss(lo)} to ${mmss(hi)}.`;
-          return { kind: "answer", answer: range, reason };
-        }
-        const range = formatRange(lo, hi + 1);
-        const longest = `no shape lasts longer than ${p.maxEventS} s`;
-        const edges = [
-          lo === 0 ? "from the very start" : before === lo - 1 ? `not yet at ${lo - 1} s` : longest,
-          hi === k.duration - 1 ? "until the end" : after === hi + 1 ? `gone at ${hi + 1} s` : longest,
-        ];
-        return {
-          kind: "answer",
-          answer: range,
-          reason: `The ${name} is visible from ${lo} s to ${hi} s (${edges.join(", ")}), so it spans ${range} seconds.`,
-        };
-      }
-      const runs: [number, number][] = [];
-      if (!startKnown) runs.push([Math.max(before + 1, hi - p.maxEventS + 1), lo]);
-      if (!endKnown) runs.push([hi + 1, Math.min(after, lo + p.maxEventS)]);
-      return {
-        kind: "scan",
-        runs,
-        reason: `I see the ${name} at ${listTimes(k, slots)}. To pin its start and end to the second I need the frames around it: ${listRuns(runs)}.`,
-      };
-    }
-    case "after": {
-      const look = q.params.anchor;
-      const name = appearanceName(look);
-      const slots = k.seen(isLook(look));
-      if (slots.length === 0) {
-        const runs = k.unseenRuns(p.minEventS);
-        return {
-          kind: "scan",
-          runs,
-          reason: `No frame I have seen shows the ${name}, so I will look through the stretches between my frames: ${listRuns(runs)}.`,
-        };
-      }
-      const hi = slots[slots.length - 1]!;
-      const next = k.seen((o) => o.shape !== null, hi + 1)[0];
-      const runs = k.unseenRuns(hide, hi + 1, next ?? k.duration);
-      const seenAt = `The ${name} is visible at ${listTimes(k, slots)}`;
-      if (runs.length > 0 || next === undefined) {
-        const following = next === undefined ? "" : ` The next shape I have seen is at ${secs(k.timeOf(next)!)}.`;
-        return {
-          kind: "scan",
-          runs,
-          reason: `${seenAt}.${following} A shape I have not seen could still come in between, in ${listRuns(runs)}, so I will check there.`,
-        };
-      }
-      const s = k.get(next)!.shape!;
-      return {
-        kind: "answer",
-        answer: appearanceName(s),
-        reason: `${seenAt} and after it no stretch is left unseen that could hide another shape until ${describeShape(s)} at ${secs(k.timeOf(next)!)}. So the next shape was a ${appearanceName(s)}.`,
-      };
-    }
+    return {
+      kind: "scan",
+      runs,
+      reason: `No frame I have seen shows the ${name}, so I will look through the stretches between my frames: ${listRuns(runs)}.`,
+    };
   }
+  const lo = slots[0]!;
+  const hi = slots[slots.length - 1]!;
+  const before = k.neighbours(lo).before;
+  const after = k.neighbours(hi).after;
+  // Known when the neighbouring second is seen, or when the event could not be any longer.
+  const startKnown = lo === 0 || before === lo - 1 || hi - p.maxEventS + 1 >= lo;
+  const endKnown = hi === k.duration - 1 || after === hi + 1 || lo + p.maxEventS <= hi + 1;
+  if (startKnown && endKnown) {
+    if (style.whenAnswer === "mmss") {
+      // The first and last second it is visible, as the summaries write them: the answer is a
+      // copy of the tool responses' times, no arithmetic (a one-second event ends a second later
+      // so that SPEC §4's MM:SS range, which needs end > start, reads it).
+      const range = `${mmss(lo)} - ${mmss(hi > lo ? hi : hi + 1)}`;
+      // time-first: the summaries' own "cyan square from 00:56 to 01:03", so the times are the
+      // tokens that follow the target's name in a tool response (an induction copy).
+      const reason =
+        style.shapeSentence === "time-first"
+          ? `The ${name} from ${mmss(lo)} to ${mmss(hi)} is the one asked about.`
+          : `The ${name} is visible from ${mmss(lo)} to ${mmss(hi)}.`;
+      return { kind: "answer", answer: range, reason };
+    }
+    const range = formatRange(lo, hi + 1);
+    const longest = `no shape lasts longer than ${p.maxEventS} s`;
+    const edges = [
+      lo === 0 ? "from the very start" : before === lo - 1 ? `not yet at ${lo - 1} s` : longest,
+      hi === k.duration - 1 ? "until the end" : after === hi + 1 ? `gone at ${hi + 1} s` : longest,
+    ];
+    return {
+      kind: "answer",
+      answer: range,
+      reason: `The ${name} is visible from ${lo} s to ${hi} s (${edges.join(", ")}), so it spans ${range} seconds.`,
+    };
+  }
+  const runs: [number, number][] = [];
+  if (!startKnown) runs.push([Math.max(before + 1, hi - p.maxEventS + 1), lo]);
+  if (!endKnown) runs.push([hi + 1, Math.min(after, lo + p.maxEventS)]);
+  return {
+    kind: "scan",
+    runs,
+    reason: `I see the ${name} at ${listTimes(k, slots)}. To pin its start and end to the second I need the frames around it: ${listRuns(runs)}.`,
+  };
+}
+
+/** `after`: the first shape seen after the anchor, once nothing unseen in between could hide another. */
+function decideAfter(q: QuestionOf<"after">, k: Knowledge, p: Priors): Decision {
+  const look = q.params.anchor;
+  const name = appearanceName(look);
+  const slots = k.seen(isLook(look));
+  if (slots.length === 0) {
+    const runs = k.unseenRuns(p.minEventS);
+    return {
+      kind: "scan",
+      runs,
+      reason: `No frame I have seen shows the ${name}, so I will look through the stretches between my frames: ${listRuns(runs)}.`,
+    };
+  }
+  const hi = slots[slots.length - 1]!;
+  const next = k.seen((o) => o.shape !== null, hi + 1)[0];
+  const runs = k.unseenRuns(hideS(p), hi + 1, next ?? k.duration);
+  const seenAt = `The ${name} is visible at ${listTimes(k, slots)}`;
+  if (runs.length > 0 || next === undefined) {
+    const following = next === undefined ? "" : ` The next shape I have seen is at ${secs(k.timeOf(next)!)}.`;
+    return {
+      kind: "scan",
+      runs,
+      reason: `${seenAt}.${following} A shape I have not seen could still come in between, in ${listRuns(runs)}, so I will check there.`,
+    };
+  }
+  const s = k.get(next)!.shape!;
+  return {
+    kind: "answer",
+    answer: appearanceName(s),
+    reason: `${seenAt} and after it no stretch is left unseen that could hide another shape until ${describeShape(s)} at ${secs(k.timeOf(next)!)}. So the next shape was a ${appearanceName(s)}.`,
+  };
 }
 
 /**
@@ -535,15 +518,12 @@ export function oracleTrajectory(q: SuiteQuestion, a: VideoAnnotation, k: Overvi
   const overview = overviewTimestamps(a.durationS, k);
   // whenSearch / sceneSearch / orderSearch "crops": the main agent does not read the target off its overview frames; it knows
   // only what the sub-agents' summaries say.
+  const style = priors.oracleStyle;
   const cropsOnly =
-    (q.template === "when" && priors.whenSearch === "crops") ||
-    ((q.template === "scene_color" || q.template === "scene_position") && priors.sceneSearch === "crops") ||
-    (q.template === "order" && priors.orderSearch === "crops");
+    (q.template === "when" && style.whenSearch === "crops") ||
+    ((q.template === "scene_color" || q.template === "scene_position") && style.sceneSearch === "crops") ||
+    (q.template === "order" && style.orderSearch === "crops");
   if (!cropsOnly) for (const t of overview) knowledge.see(t, observe(a, t));
-  const notes =
-    priors.describeOverview && !cropsOnly && k <= DESCRIBED_MAX_K
-      ? `${overviewNotes(overview.map((t) => ({ t, obs: observe(a, t) })))}\n`
-      : "";
 
   const turns: Turn[] = [{ role: "user", content: mainPrompt(q) }];
   const rounds: CropCall[][] = [];
@@ -552,8 +532,7 @@ export function oracleTrajectory(q: SuiteQuestion, a: VideoAnnotation, k: Overvi
   for (let round = 1; ; round++) {
     const d = decide(q, knowledge, priors, heard);
     if (d.kind === "answer") {
-      const lead = round === 1 ? notes : "";
-      turns.push({ role: "assistant", content: `<think>\n${lead}${d.reason}\n</think>\n<answer>${d.answer}</answer>` });
+      turns.push({ role: "assistant", content: `<think>\n${d.reason}\n</think>\n<answer>${d.answer}</answer>` });
       const completion = turns
         .slice(1)
         .map((t) => t.content)
@@ -581,13 +560,13 @@ export function oracleTrajectory(q: SuiteQuestion, a: VideoAnnotation, k: Overvi
     const think = `${d.reason} I will crop ${calls.length === 1 ? "this window" : `these ${calls.length} windows in parallel`}: ${plan}.`;
     turns.push({
       role: "assistant",
-      content: `<think>\n${round === 1 ? notes : ""}${think}\n</think>\n${calls.map((c) => toolCallText(q.video, c)).join("\n")}`,
+      content: `<think>\n${think}\n</think>\n${calls.map((c) => toolCallText(q.video, c)).join("\n")}`,
     });
     const responses: string[] = [];
     calls.forEach((c, i) => {
       const times = cropTimestamps(c.start, c.end, a.durationS);
       const frames = times.map((t) => observe(a, t));
-      const summary = summarizeFrames(times, frames, priors.shapeSentence);
+      const summary = summarizeFrames(times, frames, style.shapeSentence);
       subAgents.push({
         round,
         call: i,

@@ -61,7 +61,7 @@ function finalize(d: QuestionDraft, j: number, a: VideoAnnotation, config: Suite
     template: d.q.template,
     type,
     params: d.q.params,
-    question: questionText(d.q, d.options, config.optionStyle),
+    question: questionText(d.q, d.options, config.oracleStyle.optionStyle),
     options: d.options,
     answer,
     answerText: gt.answerText,

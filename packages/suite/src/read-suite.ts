@@ -22,6 +22,7 @@ import {
   type SuiteQuestion,
   type VideoAnnotation,
 } from "./schemas";
+import { upgradeLegacyConfig } from "./oracle-style";
 import { groundTruth, LETTERS } from "./templates";
 
 export class SuiteReadError extends Error {
@@ -122,7 +123,9 @@ export async function readSuite(dir: string, opts: ReadSuiteOptions = {}): Promi
       `generatorVersion ${JSON.stringify(version)} is not supported (this reader reads version ${SUITE_GENERATOR_VERSION})`,
     );
   }
-  const manifest = validate(ManifestSchema, rawManifest, "manifest.json");
+  // Suites written before the oracle style was one field keep its knobs flat in their config.
+  const raw = rawManifest as Record<string, unknown>;
+  const manifest = validate(ManifestSchema, { ...raw, config: upgradeLegacyConfig(raw.config) }, "manifest.json");
 
   const videos: SuiteVideo[] = [];
   for (const entry of manifest.videos) {

@@ -153,6 +153,24 @@ describe("readSuite", () => {
     expect(s.videos[0]!.path).toBe(join(a.dir, "videos/v0001.mp4"));
   });
 
+  it("reads a manifest written before oracleStyle (its knobs flat in config) as the same manifest", async () => {
+    const dir = join(root, "legacy-manifest");
+    await cp(a.dir, dir, { recursive: true });
+    // The config as commit 367b6d8 wrote it: the knobs in place of oracleStyle, with the two removed ones.
+    const m = JSON.parse(await readFile(join(dir, "manifest.json"), "utf8")) as { config: Record<string, unknown> };
+    const { oracleStyle, ...rest } = m.config as { oracleStyle: Record<string, string> };
+    const flat = { ...oracleStyle, describeOverview: false, mcqAnswer: "letter" };
+    m.config = Object.fromEntries(
+      Object.entries({ ...rest, oracleStyle: null }).flatMap(([k, v]): [string, unknown][] =>
+        k === "oracleStyle" ? Object.entries(flat) : [[k, v]],
+      ),
+    );
+    await writeFile(join(dir, "manifest.json"), JSON.stringify(m, null, 2) + "\n");
+    const s = await readSuite(dir, { verifyHashes: true });
+    expect(s.manifest).toEqual(a.manifest);
+    expect(s.oracle).toEqual(a.plan.oracle);
+  });
+
   async function broken(name: string, edit: (dir: string) => Promise<void>): Promise<string> {
     const dir = join(root, `broken-${name}`);
     await cp(a.dir, dir, { recursive: true });

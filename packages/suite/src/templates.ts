@@ -127,7 +127,7 @@ export function questionStem(q: TemplateParams): string {
 
 /**
  * The full question text: the stem, then for mcq one "A. text" line per option ("- text (A)" with
- * the suite option optionStyle "text-first") (the layout the
+ * the oracle style's optionStyle "text-first") (the layout the
  * protocol's option match and letter extraction read, SPEC §2 / §4, letters A-D only because
  * the training reward accepts no other), then how to answer.
  */

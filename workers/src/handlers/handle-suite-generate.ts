@@ -24,7 +24,9 @@ export const handleSuiteGenerate: JobHandler<"suite.generate"> = async ({ runId,
   const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
   const parsed = runConfig.safeParse(run.config);
   if (!parsed.success) throw new PermanentJobError(`Invalid suite settings: ${z.prettifyError(parsed.error)}`);
-  const { seed, count, config } = parsed.data;
+  const { seed, count, config: settings } = parsed.data;
+  // The API keeps its one style knob flat (datasets.generateSuite `optionStyle`); the suite takes it in its oracle style.
+  const { optionStyle, ...config } = settings;
   const dir = datasets.suiteDir(datasetId);
   // Cancel (seen by a progress report) stops the encoder between and within videos.
   const abort = new AbortController();
@@ -35,7 +37,7 @@ export const handleSuiteGenerate: JobHandler<"suite.generate"> = async ({ runId,
       seed,
       count,
       out: dir,
-      config,
+      config: { ...config, ...(optionStyle === undefined ? {} : { oracleStyle: { optionStyle } }) },
       signal: abort.signal,
       onProgress: (p) =>
         void ctx.progress(0.8 * (p.done / p.total), `Rendered ${p.done}/${p.total} videos`).catch((err: unknown) => {

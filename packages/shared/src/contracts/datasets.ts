@@ -9,8 +9,8 @@ const datasetName = z.string().trim().min(1, "Give the dataset a name").max(120)
 /**
  * How a generated suite lists mcq options (packages/suite config `optionStyle`): "letter-first"
  * ("C. white", the suite's default) or "text-first" ("- white (C)", the layout whose letter
- * lookup nano learns and the default nano checkpoint was last trained on; nano README, Quality
- * bar, "eleventh session" and "twelfth session").
+ * lookup nano learns and the default nano checkpoint was last trained on; research/LOG.md,
+ * nano, the eleventh and twelfth sessions).
  */
 export const OPTION_STYLES = ["letter-first", "text-first"] as const;
 export const optionStyleSchema = z.enum(OPTION_STYLES);

@@ -81,6 +81,86 @@ export const modelUpdateInput = projectRef.extend({
 
 export const modelRefInput = projectRef.extend({ modelId: id });
 
+// What a ParaVT-nano checkpoint's config.json says of its weights: trained Ks, measured quality
+// and lineage. The checkpoint format's own schema is packages/nano/src/checkpoint.ts (strict, with
+// every check); this is its shape as the API shows it, here because the contracts are client-safe
+// and @paravt/shared does not depend on @paravt/nano. contracts/models.test.ts parses the
+// committed checkpoints with it, so a renamed field fails there.
+const fraction = z.number().min(0).max(1);
+const suiteRecipe = z.object({
+  name: z.string(),
+  seed: z.number().int().nullable(),
+  count: z.number().int().nullable(),
+  /** Its other `paravt suite generate` options as typed ("" for none). */
+  options: z.string(),
+});
+export const lineageStage = z.object({
+  name: z.string(),
+  /** "paravt nano train" (the compute core) or "research/torch/train_sft.py" (the PyTorch mirror). */
+  trainer: z.string(),
+  /** The command line after the trainer, as run. */
+  arguments: z.union([z.array(z.string()), z.string()]),
+  data: z.object({
+    description: z.string(),
+    suite: suiteRecipe.optional(),
+    examples: z.number().int().optional(),
+    /** The data fingerprint, where known. */
+    dataHash: z.string().nullable(),
+  }),
+  steps: z.number().int(),
+  batch: z.number().int(),
+  seed: z.number().int(),
+  hardware: z.string(),
+  minutes: z.number().nullable(),
+  /** sha256 of the model.safetensors the stage started from; null for a cold start or when not kept. */
+  parentHash: z.string().nullable(),
+  /** A commit whose checkpoint directory holds this stage's weights. */
+  commit: z.string().optional(),
+});
+export type LineageStage = z.infer<typeof lineageStage>;
+export const qualityMeasurement = z.object({
+  suite: z.string(),
+  k: z.number().int(),
+  /** With tools (agentic_general, max_turns 3) or without (max_turns 0); null when not recorded. */
+  tools: z.boolean().nullable(),
+  questions: z.number().int(),
+  formatCompliance: fraction,
+  score: fraction,
+  byType: z.object({ mcq: fraction, oe: fraction, tvg: fraction }).partial().optional(),
+});
+export type QualityMeasurement = z.infer<typeof qualityMeasurement>;
+export const checkpointQuality = z.object({
+  /** YYYY-MM-DD; null when the record gives no date. */
+  date: z.string().nullable(),
+  method: z.string(),
+  /** The held-out suites measured on. */
+  suites: z.array(suiteRecipe),
+  measurements: z.array(qualityMeasurement),
+});
+export type CheckpointQuality = z.infer<typeof checkpointQuality>;
+/** The provenance keys of a checkpoint's config.json (each absent in checkpoints older than it). */
+export const checkpointProvenance = z.object({
+  trainedKs: z.array(z.number().int().positive()).optional(),
+  quality: checkpointQuality.optional(),
+  lineage: z.array(lineageStage).optional(),
+});
+
+/** A NANO_CHECKPOINT model's checkpoint, read from its directory when the model is listed. */
+export const nanoCheckpointInfo = z.object({
+  /** The first 8 hex digits of `modelHash`: which weights, shown next to the model's name. */
+  shortId: z.string().nullable(),
+  /** sha256 of model.safetensors (what a child stage records as its parentHash). */
+  modelHash: z.string().nullable(),
+  /** The overview K values it was trained on; null when its config.json does not say. */
+  trainedKs: z.array(z.number().int()).nullable(),
+  quality: checkpointQuality.nullable(),
+  /** Its training stages, first to last; null when its config.json does not say. */
+  lineage: z.array(lineageStage).nullable(),
+  /** Why the checkpoint could not be read (the other fields are then null). */
+  problem: z.string().nullable(),
+});
+export type NanoCheckpointInfo = z.infer<typeof nanoCheckpointInfo>;
+
 export const modelOutput = z.object({
   id: z.string(),
   name: z.string(),
@@ -88,6 +168,8 @@ export const modelOutput = z.object({
   config: z.record(z.string(), z.unknown()),
   hasApiKey: z.boolean(),
   createdAt: z.date(),
+  /** NANO_CHECKPOINT only (null otherwise): trained Ks, quality and lineage from the checkpoint itself. */
+  nano: nanoCheckpointInfo.nullable(),
 });
 export type ModelOutput = z.infer<typeof modelOutput>;
 

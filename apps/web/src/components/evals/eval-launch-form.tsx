@@ -1,5 +1,5 @@
 "use client";
-import { DISPATCH_STYLES, EVAL_MODES, type EvalMode } from "@paravt/shared";
+import { DISPATCH_STYLES, EVAL_MODES, type EvalMode, type NanoCheckpointInfo } from "@paravt/shared";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, type FormEvent } from "react";
@@ -10,6 +10,7 @@ import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
 import { Field, Input, Select } from "../ui/input";
 import { storedProbe } from "@/components/models/endpoint-probe";
+import { kText } from "@/components/models/nano-checkpoint-text";
 import { CheckboxGroup } from "./checkbox-group";
 import { MODE_HINT, MODE_LABEL } from "./format";
 import {
@@ -61,9 +62,22 @@ function Check({
  * the API's own schema (evalLaunchInput) and evalModelProblems, so reasons show next to the
  * fields before anything is sent.
  */
-/** The kind, and for an endpoint what its last probe found (Models page), so problems show before launching. */
-function modelHint(m: { kind: string; config: Record<string, unknown> }): string {
+/** The form's K fields holding only `k` (a K the checkboxes do not offer goes to "Other K values"). */
+function onlyK(k: number): Pick<LaunchFormState, "ks" | "otherKs"> {
+  return (K_CHOICES as readonly number[]).includes(k) ? { ks: [k], otherKs: "" } : { ks: [], otherKs: String(k) };
+}
+
+/**
+ * The kind; for a nano checkpoint its short id and the K it was trained on (from the checkpoint,
+ * Models page), for an endpoint what its last probe found, so problems show before launching.
+ */
+function modelHint(m: { kind: string; config: Record<string, unknown>; nano: NanoCheckpointInfo | null }): string {
   const kind = m.kind.toLowerCase().replace("_", " ");
+  if (m.kind === "NANO_CHECKPOINT" && m.nano) {
+    if (m.nano.problem) return `${kind} · ${m.nano.problem}`;
+    const trained = m.nano.trainedKs ? `trained on ${kText(m.nano.trainedKs)}` : "trained K not recorded";
+    return `${kind} · #${m.nano.shortId} · ${trained}`;
+  }
   if (m.kind !== "OPENAI_COMPATIBLE") return kind;
   const probe = storedProbe(m.config);
   if (!probe) return `${kind} · not probed yet (Models page)`;
@@ -172,10 +186,17 @@ export function EvalLaunchForm({ projectId }: { projectId: string }) {
             </Field>
             {kAdvice && (
               <Alert tone="info">
-                <span data-testid="nano-k-advice">{kAdvice}</span>{" "}
-                <Button type="button" size="sm" variant="ghost" onClick={() => update("ks", { ks: [8], otherKs: "" })}>
-                  Use K = 8
-                </Button>
+                <span data-testid="nano-k-advice">{kAdvice.text}</span>{" "}
+                {kAdvice.suggestedK !== null && (
+                  <Button
+                    type="button"
+                    size="sm"
+                    variant="ghost"
+                    onClick={() => update("ks", onlyK(kAdvice.suggestedK!))}
+                  >
+                    Use K = {kAdvice.suggestedK}
+                  </Button>
+                )}
               </Alert>
             )}
           </div>

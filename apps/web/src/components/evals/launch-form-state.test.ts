@@ -7,12 +7,48 @@ import {
   previewText,
   validateLaunch,
   type LaunchFormState,
+  type LaunchModel,
 } from "./launch-form-state";
 
-const MODELS = [
-  { id: "m_nano", name: "nano", kind: "NANO_CHECKPOINT" as const },
-  { id: "m_ext", name: "ParaVT-8B (paper)", kind: "EXTERNAL" as const },
-  { id: "m_vllm", name: "Qwen on vLLM", kind: "OPENAI_COMPATIBLE" as const },
+const measured = (k: number, formatCompliance: number, score: number) => ({
+  suite: "heldout120tf",
+  k,
+  tools: true,
+  questions: 360,
+  formatCompliance,
+  score,
+});
+/** As the default checkpoint's config.json says (packages/nano/checkpoints/default). */
+const NANO_DEFAULT = {
+  trainedKs: [4, 8, 16],
+  quality: {
+    date: "2026-11-27",
+    method: "nano-quality",
+    suites: [{ name: "heldout120tf", seed: 103, count: 120, options: "--option-style text-first" }],
+    measurements: [
+      measured(4, 1, 0.323),
+      { ...measured(4, 0, 0.008), tools: false },
+      measured(8, 1, 0.314),
+      measured(16, 0.925, 0.333),
+    ],
+  },
+};
+const MODELS: LaunchModel[] = [
+  { id: "m_nano", name: "nano", kind: "NANO_CHECKPOINT", nano: NANO_DEFAULT },
+  { id: "m_ext", name: "ParaVT-8B (paper)", kind: "EXTERNAL" },
+  { id: "m_vllm", name: "Qwen on vLLM", kind: "OPENAI_COMPATIBLE" },
+  // A checkpoint whose config.json does not say what it was trained on (written before it could).
+  { id: "m_old", name: "nano-old", kind: "NANO_CHECKPOINT", nano: { trainedKs: null, quality: null } },
+  // Trained on every K of its suite, measured at K = 8 only, by an undated record.
+  {
+    id: "m_tiny",
+    name: "nano-tiny",
+    kind: "NANO_CHECKPOINT",
+    nano: {
+      trainedKs: [4, 8, 16, 32, 64],
+      quality: { ...NANO_DEFAULT.quality, date: null, measurements: [{ ...measured(8, 0.25, 0), tools: null }] },
+    },
+  },
 ];
 const DATASETS = [
   { id: "d_suite", sampleCount: 9 },
@@ -125,15 +161,48 @@ describe("launch preview", () => {
 });
 
 describe("nano K advice", () => {
-  it("speaks when a nano checkpoint is asked for a K it was not trained on, and only then", () => {
+  it("speaks when a nano checkpoint is asked for a K it was not trained on, with what was measured of it", () => {
     // The form starts at the SPEC §5 headline K = 64.
-    expect(nanoKAdvice(form({ modelIds: ["m_nano"] }), MODELS)).toBe(
-      "nano: ParaVT-nano is trained on K ≤ 16; at K = 64 expect mostly format failures (the default checkpoint: compliance 0.22 at K = 64, 0.96 at K = 8).",
-    );
-    expect(nanoKAdvice(form({ modelIds: ["m_nano", "m_vllm"], ks: [8], otherKs: "32, 128" }), MODELS)).toMatch(
-      /^nano: .* at K = 32, 128 expect/,
+    expect(nanoKAdvice(form({ modelIds: ["m_nano"] }), MODELS)).toEqual({
+      text:
+        "nano: trained on K = 4, 8, 16, so K = 64 is untrained (not measured). Measured on heldout120tf " +
+        "(2026-11-27, with tools): K = 4: compliance 1.000, score 0.323; K = 8: compliance 1.000, score 0.314; " +
+        "K = 16: compliance 0.925, score 0.333.",
+      // The best-measured trained K (4 and 8 tie at 1.000: the more frames).
+      suggestedK: 8,
+    });
+    expect(nanoKAdvice(form({ modelIds: ["m_nano", "m_vllm"], ks: [8], otherKs: "32, 128" }), MODELS)?.text).toMatch(
+      /^nano: trained on K = 4, 8, 16, so K = 32, 128 are untrained \(not measured\)\. Measured/,
     );
     expect(nanoKAdvice(form({ modelIds: ["m_nano"], ks: [4, 8, 16] }), MODELS)).toBeNull();
     expect(nanoKAdvice(form({ modelIds: ["m_vllm", "m_ext"] }), MODELS)).toBeNull();
+  });
+
+  it("says nothing of a checkpoint that does not record its trained K", () => {
+    expect(nanoKAdvice(form({ modelIds: ["m_old"] }), MODELS)).toBeNull();
+    expect(nanoKAdvice(form({ modelIds: ["m_old", "m_nano"], ks: [8, 64] }), MODELS)?.text).toMatch(/^nano: /);
+  });
+
+  it("names a measured untrained K and an undated record as such, and suggests a K all chosen share", () => {
+    const tiny = { ...MODELS[4]!, nano: { ...MODELS[4]!.nano!, trainedKs: [4, 8] } };
+    expect(nanoKAdvice(form({ modelIds: ["m_tiny"], ks: [8, 16, 32] }), [tiny])).toEqual({
+      text:
+        "nano-tiny: trained on K = 4, 8, so K = 16, 32 are untrained (not measured). Measured on heldout120tf " +
+        "(undated): K = 8: compliance 0.250, score 0.000.",
+      suggestedK: 8,
+    });
+    const both = nanoKAdvice(form({ modelIds: ["m_nano", "m_tiny"], ks: [64] }), MODELS);
+    // nano-tiny was trained on 64: only nano speaks; the K both were trained on with the best
+    // measured compliance over the two (K = 8: min(1.000, 0.250); 4 and 16 unmeasured for tiny).
+    expect(both?.text).toMatch(/^nano: trained on K = 4, 8, 16, so K = 64 is untrained/);
+    expect(both?.suggestedK).toBe(8);
+    const k64: LaunchModel = {
+      ...MODELS[0]!,
+      nano: { ...NANO_DEFAULT, quality: { ...NANO_DEFAULT.quality, measurements: [measured(64, 0.267, 0.038)] } },
+    };
+    expect(nanoKAdvice(form({ modelIds: ["m_nano"], ks: [64] }), [k64])?.text).toBe(
+      "nano: trained on K = 4, 8, 16, so K = 64 is untrained. Measured on heldout120tf (2026-11-27, with tools): " +
+        "K = 64: compliance 0.267, score 0.038.",
+    );
   });
 });

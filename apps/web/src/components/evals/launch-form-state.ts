@@ -1,7 +1,15 @@
 // The evaluation launch form as plain data: what the inputs hold (strings, as typed), the
 // launch input they make, the reasons the shared schema gives per field, and the run preview.
 // Pure, so the form and its unit test see exactly what the API will be sent.
-import { evalKnobs, evalLaunchInput, evalModelProblems, type EvalMode, type MODEL_KINDS } from "@paravt/shared";
+import {
+  evalKnobs,
+  evalLaunchInput,
+  evalModelProblems,
+  type EvalMode,
+  type MODEL_KINDS,
+  type NanoCheckpointInfo,
+} from "@paravt/shared";
+import { headlineMeasurements, kText, measurementText, qualitySource } from "../models/nano-checkpoint-text";
 
 /** SPEC §5 locked protocol for headline rows: the schema's own defaults (one source of truth). */
 export const LOCKED_KNOBS = evalKnobs.parse({});
@@ -169,29 +177,72 @@ export function changedFromLocked(s: LaunchFormState): string[] {
   return changed;
 }
 
-/** The largest overview K the committed ParaVT-nano checkpoints were trained on (nano README). */
-export const NANO_TRAINED_MAX_K = 16;
+/** A model as the form sees it (models.list): nano checkpoints carry their trained Ks and quality. */
+export interface LaunchModel {
+  id: string;
+  name: string;
+  kind: (typeof MODEL_KINDS)[number];
+  nano?: Pick<NanoCheckpointInfo, "trainedKs" | "quality"> | null;
+}
+
+export interface NanoKAdvice {
+  text: string;
+  /** A K every chosen nano checkpoint was trained on, the best measured one; null when there is none. */
+  suggestedK: number | null;
+}
 
 /**
- * A note when a chosen ParaVT-nano checkpoint is asked for a K beyond what it was trained on: the
- * default checkpoint falls apart at K = 64 (format compliance 0.217 on the held-out suite, against
- * 0.958 at K = 8; nano README "Quality bar"), so a new user evaluating with the SPEC §5 headline
- * K would see mostly failures. Null when nothing to say. Advice, not an error: K = 64 is a
- * legitimate measurement.
+ * A note when a chosen ParaVT-nano checkpoint is asked for a K it was not trained on (its
+ * checkpoint's `trainedKs`), with what was measured of it (its `quality`): the form starts at the
+ * SPEC §5 headline K = 64, longer prompts than a small model trained on K ≤ 16 has seen, and a new
+ * user should know before launching. Null when nothing to say: every K trained on, or no chosen
+ * checkpoint says which K it was trained on. Advice, not an error: any K is a legitimate measurement.
  */
 export function nanoKAdvice(
   s: Pick<LaunchFormState, "modelIds" | "ks" | "otherKs">,
-  models: readonly { id: string; name: string; kind: (typeof MODEL_KINDS)[number] }[],
-): string | null {
-  const nano = models.filter((m) => m.kind === "NANO_CHECKPOINT" && s.modelIds.includes(m.id));
-  const beyond = [...new Set([...s.ks, ...otherKValues(s.otherKs).values])]
-    .filter((k) => k > NANO_TRAINED_MAX_K)
-    .sort((a, b) => a - b);
-  if (nano.length === 0 || beyond.length === 0) return null;
-  return (
-    `${nano.map((m) => m.name).join(", ")}: ParaVT-nano is trained on K ≤ ${NANO_TRAINED_MAX_K}; at K = ` +
-    `${beyond.join(", ")} expect mostly format failures (the default checkpoint: compliance 0.22 at K = 64, 0.96 at K = 8).`
+  models: readonly LaunchModel[],
+): NanoKAdvice | null {
+  const ks = [...new Set([...s.ks, ...otherKValues(s.otherKs).values])].sort((a, b) => a - b);
+  const known = models.filter(
+    (m) => m.kind === "NANO_CHECKPOINT" && s.modelIds.includes(m.id) && (m.nano?.trainedKs?.length ?? 0) > 0,
   );
+  const notes = known.flatMap((m) => {
+    const trained = m.nano!.trainedKs!;
+    const beyond = ks.filter((k) => !trained.includes(k));
+    if (beyond.length === 0) return [];
+    const q = m.nano!.quality;
+    const measured = q ? headlineMeasurements(q) : [];
+    const unmeasured = beyond.filter((k) => !measured.some((r) => r.k === k));
+    const how =
+      unmeasured.length === 0
+        ? ""
+        : unmeasured.length === beyond.length
+          ? " (not measured)"
+          : ` (${kText(unmeasured)} not measured)`;
+    const untrained = `${kText(beyond)} ${beyond.length === 1 ? "is" : "are"} untrained${how}.`;
+    const figures =
+      q && measured.length ? ` Measured on ${qualitySource(q)}: ${measured.map(measurementText).join("; ")}.` : "";
+    return [`${m.name}: trained on ${kText(trained)}, so ${untrained}${figures}`];
+  });
+  if (notes.length === 0) return null;
+  return { text: notes.join(" "), suggestedK: suggestedK(known) };
+}
+
+/**
+ * The K all these checkpoints were trained on with the best measured compliance (the lowest over
+ * the models; ties: the larger K, more frames), else the largest shared trained K.
+ */
+function suggestedK(models: readonly LaunchModel[]): number | null {
+  const shared = models.map((m) => m.nano!.trainedKs!).reduce((acc, ks) => acc.filter((k) => ks.includes(k)));
+  if (shared.length === 0) return null;
+  const compliance = (k: number) =>
+    Math.min(
+      ...models.map((m) => {
+        const row = m.nano!.quality ? headlineMeasurements(m.nano!.quality).find((r) => r.k === k) : undefined;
+        return row ? row.formatCompliance : -1;
+      }),
+    );
+  return [...shared].sort((a, b) => compliance(b) - compliance(a) || b - a)[0]!;
 }
 
 export interface LaunchPreview {

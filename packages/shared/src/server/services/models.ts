@@ -19,15 +19,19 @@ import { checkEndpointUrl } from "../endpoint-policy";
 import { probeEndpoint } from "../endpoint-probe";
 import { serverEnv } from "../env";
 import type { ProjectAccess } from "./access";
+import { readNanoCheckpoint } from "./models-nano";
 
-function toOutput(m: Model): ModelOutput {
+async function toOutput(m: Model): Promise<ModelOutput> {
+  const config = (m.config ?? {}) as Record<string, unknown>;
   return {
     id: m.id,
     name: m.name,
     kind: m.kind,
-    config: (m.config ?? {}) as Record<string, unknown>,
+    config,
     hasApiKey: m.secretEnc !== null,
     createdAt: m.createdAt,
+    // Trained Ks, quality and lineage come from the checkpoint itself (models-nano.ts).
+    nano: m.kind === "NANO_CHECKPOINT" ? await readNanoCheckpoint(m.projectId, config.checkpoint) : null,
   };
 }
 
@@ -52,7 +56,7 @@ function normalizeConfig(draft: ModelConfigDraft): Prisma.InputJsonObject {
 
 export async function listModels(access: ProjectAccess): Promise<ModelOutput[]> {
   const rows = await db().model.findMany({ where: { projectId: access.projectId }, orderBy: { createdAt: "desc" } });
-  return rows.map(toOutput);
+  return Promise.all(rows.map(toOutput));
 }
 
 export async function createModel(

@@ -4,6 +4,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { Fragment, useState, type FormEvent } from "react";
 import { timeAgo } from "@/components/format";
 import { EndpointProbeSummary, storedProbe } from "@/components/models/endpoint-probe";
+import { NanoCheckpointSummary, ShortId } from "@/components/models/nano-checkpoint";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -236,7 +237,10 @@ export default function ModelsPage() {
             return (
               <Fragment key={m.id}>
                 <tr>
-                  <Td className="font-medium">{m.name}</Td>
+                  <Td className="font-medium">
+                    {m.name}
+                    {m.nano && <ShortId nano={m.nano} />}
+                  </Td>
                   <Td>
                     <Badge>{m.kind.toLowerCase().replace("_", " ")}</Badge>
                   </Td>
@@ -288,6 +292,13 @@ export default function ModelsPage() {
                           refetch();
                         }}
                       />
+                    </Td>
+                  </tr>
+                )}
+                {m.nano && (
+                  <tr>
+                    <Td colSpan={can("models.manage") ? 6 : 5} className="pt-0">
+                      <NanoCheckpointSummary nano={m.nano} />
                     </Td>
                   </tr>
                 )}
