@@ -5,8 +5,7 @@
 // with the same weights, and a file of another shape or origin is refused; the time shift of
 // nano_data.py moves a `when` answer's times together with the tool responses' and trains only its
 // answer turn; a letter drill trains only from the letter of its ": option X" on; the epoch's
-// draws (Data.draw_pool) repeat what --repeat, --drill, --letter-drill and --repeat-rounds name;
-// --drill-turns trains a drill from its second turn on.
+// draws (Data.draw_pool) repeat what --repeat, --drill, --letter-drill and --repeat-rounds name.
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -239,14 +238,6 @@ for x in np.nonzero(d.drill)[0]:  # a drill trains its answer turn (a letter dri
             assert np.array_equal(ct[first:], tok[-tail:]), "the answer turn follows it"
             assert np.array_equal(cg[cw > 0], tgt[w > 0]) and np.allclose(cw[cw > 0], w[w > 0]), "the same targets train"
             out["cut"] = out.get("cut", 0) + int(turns > 1)
-            d.letter_turn = 1.0  # train_sft.py --letter-turn: the whole answer turn trains, from its start
-            tw = d.example(x, np.random.default_rng(x), p_palette, 0, p_shift=p_shift)[2]
-            d.letter_turn = 0.0
-            # A multi-turn drill trains from its answer turn's first token; a one-turn one (an answer
-            # from the stand-in overview frames) from its letter, as without the flag.
-            turn = int(np.nonzero(on[1:] & ~on[:-1])[0][-1]) + 1 if turns > 1 else answer_from
-            assert not tw[: turn - 1].any() and tw[turn - 1] > 0, "it trains from the answer turn's first token"
-            assert np.allclose(tw[answer_from - 1 :], w[answer_from - 1 :]), "and the letter on as before"
     key = "drill" if kind == 2 else "letter"
     out[key] = out.get(key, 0) + 1
 print(json.dumps(out))
@@ -390,25 +381,11 @@ for r in (1, 2):
         n = opts["repeat"].get(tpl[row[6]], 1) if kind == 0 else {2: 2, 3: 4}.get(kind, 1)
         assert got[x] == n * (r if d.tool_rounds(x) >= 2 else 1), (x, r, got[x], n)
 assert not len(d.draw_pool({3})) or set(d.table[d.draw_pool({3}), 2]) == {3}, "--kinds picks the kinds"
-out["turns"] = 0
-for x in np.nonzero(d.table[:, 2] == 2)[0]:  # --drill-turns: a drill trains from its second turn on
-    off, n, kind, answer_from = (int(v) for v in d.table[x][:4])
-    on = d.loss[off : off + n] > 0
-    starts = [i for i in range(n) if on[i] and (i == 0 or not on[i - 1])]
-    first = lambda w: int(np.nonzero(w > 0)[0][0]) + 1  # position i's weight trains token i + 1
-    d.drill_turns = 1.0
-    turns, permuted = (d.example(x, np.random.default_rng(x), p, 0)[2] for p in (0.0, 1.0))
-    d.drill_turns = 0.0
-    plain, permuted0 = (d.example(x, np.random.default_rng(x), p, 0)[2] for p in (0.0, 1.0))
-    assert first(plain) == answer_from, "without it, the answer turn alone"
-    assert first(turns) == starts[1] and np.array_equal(turns[answer_from - 1 :], plain[answer_from - 1 :]), (x, starts)
-    assert np.array_equal(permuted, permuted0), "a palette-permuted drill still trains its answer turn alone"
-    out["turns"] += int(starts[1] < answer_from)
 print(json.dumps(out))
 `;
 
-describe("multi-round trajectories (nano_data.py, train_sft.py --repeat-rounds, --drill-turns)", () => {
-  it("counts tool rounds, draws multi-round ones R times as often, trains a drill's later turns", async () => {
+describe("multi-round trajectories (nano_data.py, train_sft.py --repeat-rounds)", () => {
+  it("counts tool rounds and draws multi-round ones R times as often", async () => {
     // Every piece that holds the tag (the greedy match may join it to the newline before it).
     const tok = defaultTokenizer();
     const ids = Array.from({ length: tok.size }, (_, i) => i).filter((i) => !tok.isControl(i));
@@ -429,7 +406,6 @@ describe("multi-round trajectories (nano_data.py, train_sft.py --repeat-rounds, 
     >;
     expect(r.main).toBeGreaterThan(0);
     expect(r.multi).toBeGreaterThan(0); // some trajectories (main agent or drill) take a second round
-    expect(r.turns).toBeGreaterThan(0); // and --drill-turns trains their second turn
   }, 120_000);
 });
 

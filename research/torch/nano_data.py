@@ -94,12 +94,6 @@ class Data:
         # train_sft.py --letter-short P: the share of letter drills (kind 3) cut to their prompt and
         # answer turn (`cut_middle`), ~3x fewer tokens for the same trained letter.
         self.letter_short = 0.0
-        # train_sft.py --letter-turn P: the share of letter drills trained on their whole answer turn
-        # (which option text, then its letter) instead of from the letter on.
-        self.letter_turn = 0.0
-        # train_sft.py --drill-turns P: the share of when/scene drills (kind 2) trained on every turn
-        # after round 1 (the decision to scan on or answer), not only the answer turn.
-        self.drill_turns = 0.0
         self.meta = json.load(open(os.path.join(d, "meta.json")))
         m = self.meta
         self.table = _array(d, "examples.i32", "<i4").reshape(-1, 8)
@@ -129,9 +123,6 @@ class Data:
         self.colon = m.get("timeColon")  # absent in exports before the time shift
         self.when = m["templates"].index("when") if "when" in m["templates"] else -1
         self.drill = self.table[:, 2] >= 2  # when (2) and letter (3) drills (gpu-export.ts): stand-in frames
-        # Overview notes (suite describeOverview; train_sft.py --notes-only): absent in older exports.
-        self.notes_lead = np.asarray(m.get("notesLead") or [], dtype=np.int64)
-        self.newline = m.get("newline")
 
     def tool_rounds(self, x):
         """Tool rounds of example x's trajectory: its runs of loss positions (assistant turns) minus
@@ -222,29 +213,8 @@ class Data:
             return None
         return spans, int(rng.integers(-lo, max_s - hi + 1))
 
-    def notes_span(self, x):
-        """(start, end) of a main-agent example's overview notes: ids[start] opens them ("My frames:"),
-        ids[end] is the newline that ends them; None when the example has none (suite describeOverview)."""
-        off, n, kind = self.table[x][:3]
-        k = len(self.notes_lead)
-        if kind != 0 or k == 0 or self.newline is None:
-            return None
-        ids, loss = self.ids[off : off + n], self.loss[off : off + n]
-        first = int(np.argmax(loss > 0))  # the notes open the first assistant turn (after "<think>\n")
-        first = next((i for i in (first, first + 1) if np.array_equal(ids[i : i + k], self.notes_lead)), None)
-        if first is None:
-            return None
-        nl = np.nonzero(ids[first + k :] == self.newline)[0]
-        return (first, first + k + int(nl[0])) if len(nl) else None
-
-    def example(self, x, rng, p_palette, p_digits, plain=False, p_shift=0.0, shift_max_s=299, p_notes=0.0):
+    def example(self, x, rng, p_palette, p_digits, plain=False, p_shift=0.0, shift_max_s=299):
         off, n, kind, answer_from, pal_from, dig_from, template, _ = self.table[x]
-        # Notes only (train_sft.py --notes-only): the example ends at its overview notes' newline and
-        # trains just the notes, unpermuted (they describe the frames, which no permutation changes).
-        notes = self.notes_span(x) if p_notes > 0 and rng.random() < p_notes else None
-        if notes is not None:
-            plain = True
-            n = notes[1] + 1
         ids = self.ids[off : off + n]
         pal = not plain and pal_from < NEVER and rng.random() < p_palette
         dig = not plain and dig_from < NEVER and rng.random() < p_digits
@@ -277,24 +247,8 @@ class Data:
         # A drill trains its answer turn only: its frames are stand-ins, its earlier turns the crops
         # search that the rendered `when` examples already teach. A letter drill's answer_from (and
         # its other froms) is its letter: the rest of its answer turn rests on frames it lacks.
-        if kind == 2 and self.drill_turns > 0 and not pal and shift is None and rng.random() < self.drill_turns:
-            # train_sft.py --drill-turns: every turn after round 1 of a crops-search drill (its first
-            # turn too is the scan from 0 s; none reads the stand-in frames), so the decision to
-            # scan on ("No crop so far shows a blue background, so I will look through the rest")
-            # or to answer is trained on every drill. Unpermuted and unshifted only: a permutation
-            # or a shift is a copy curriculum of the answer turn.
-            starts = turn_starts(self.loss[off : off + n])
-            if len(starts) >= 2:
-                answer_from = int(starts[1])
-        if kind == 3 and self.letter_turn > 0 and rng.random() < self.letter_turn:
-            # The conclusion too, when it follows tool responses: an answer in the first turn reads
-            # the overview frames, which a drill's stand-ins do not show (training it taught `m2` to
-            # answer scene_color without cropping; nano README, Quality bar, "eleventh session").
-            turn = last_run_start(self.loss[off : off + n])
-            if turn > int(np.argmax(self.loss[off : off + n] > 0)):
-                answer_from = pal_from = turn
         froms = [f for f, on in ((pal_from, pal), (dig_from, dig), (answer_from, shift is not None or kind >= 2)) if on]
-        train_from = notes[0] if notes is not None else min(froms) if froms else 0
+        train_from = min(froms) if froms else 0
         targets = ids2[1:].copy()
         pos = np.arange(n - 1)
         w = np.where(pos + 1 >= train_from, self.loss[off + 1 : off + n], 0).astype(np.float32) * self.emph[targets]
@@ -367,9 +321,9 @@ class Data:
         new_targets[ft] = targets[src][ft]
         return tok, new_targets, w[src], f[kept[:-1]], cp[src], cd[src], ck[src]
 
-    def batch(self, xs, rng, p_palette, p_digits, plain=False, p_shift=0.0, p_notes=0.0):
+    def batch(self, xs, rng, p_palette, p_digits, plain=False, p_shift=0.0):
         """(tokens, targets, weights, frame rows, palette-copy mask, digit-copy mask, key-digit mask)."""
-        parts = [self.example(x, rng, p_palette, p_digits, plain, p_shift, p_notes=p_notes) for x in xs]
+        parts = [self.example(x, rng, p_palette, p_digits, plain, p_shift) for x in xs]
         L = max(len(p[0]) for p in parts)
         B = len(parts)
         tok = np.full((B, L), self.pad, dtype=np.int64)

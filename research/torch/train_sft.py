@@ -128,12 +128,6 @@ def main():
                     help="loss weight of a letter drill's trained tokens (the letter, the end of the thinking, the answer tag)")
     ap.add_argument("--letter-short", type=float, default=0.0,
                     help="share of letter-drill examples cut to their prompt and answer turn (nano_data cut_middle)")
-    ap.add_argument("--letter-turn", type=float, default=0.0,
-                    help="share of letter-drill examples trained on their whole answer turn (the conclusion, then the letter); "
-                         "its text comes from the tool responses, but a turn citing an overview frame trains a guess (stand-in frames)")
-    ap.add_argument("--drill-turns", type=float, default=0.0,
-                    help="share of when/scene drills (kind 2) trained on every turn after round 1 (scan on or answer), "
-                         "not only the answer turn; unpermuted, unshifted drills only")
     ap.add_argument("--kinds", default="0,1,2,3",
                     help="example kinds drawn (0 main agent, 1 sub-agent, 2 when drill, 3 letter drill), e.g. 3 for a letter-only run")
     ap.add_argument("--repeat", default="", help="template=N,… (e.g. when=4): main-agent examples drawn N times")
@@ -145,9 +139,6 @@ def main():
                     help="with --time-tokens: sub-agent summaries keep MM:SS as digits (only their assistant tokens)")
     ap.add_argument("--continue-from", default="",
                     help="model.safetensors to train from after the parity check of --init (e.g. a --time-tokens model)")
-    ap.add_argument("--notes-only", type=float, default=0.0,
-                    help="share of the main-agent examples with overview notes (suite --describe-overview) cut after "
-                         "the notes and trained on them alone")
     ap.add_argument("--snapshots", default="0.25,0.5,0.75", help="fractions of the run that also save a model")
     args = ap.parse_args()
     if args.time_tokens and args.permute_digits > 0:
@@ -203,8 +194,6 @@ def main():
 
     data.letter_weight = args.letter_weight
     data.letter_short = args.letter_short
-    data.letter_turn = args.letter_turn
-    data.drill_turns = args.drill_turns
     # Examples to draw: every example once, main-agent examples of --repeat templates N times,
     # multi-round trajectories --repeat-rounds times as often again (Data.draw_pool).
     reps = dict((kv.split("=")[0], int(kv.split("=")[1])) for kv in args.repeat.split(",") if kv)
@@ -221,7 +210,7 @@ def main():
             order = rng.permutation(pool)
             for i in range(0, len(order) - args.batch + 1, args.batch):
                 q.put(data.batch(order[i : i + args.batch], rng, args.permute_palette, args.permute_digits,
-                                 p_shift=args.shift_times, p_notes=args.notes_only))
+                                 p_shift=args.shift_times))
 
     for k in range(3):  # numpy releases the GIL in most of the assembly
         threading.Thread(target=producer, args=(k,), daemon=True).start()
