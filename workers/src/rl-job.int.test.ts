@@ -60,6 +60,7 @@ const STEP_METRICS = [
   "tool_call_rate",
   "parallel_calls_per_turn",
   "turns_used",
+  "truncated_turn_rate",
   "kl",
   "entropy",
   "clip_fraction",

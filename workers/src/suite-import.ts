@@ -2,7 +2,9 @@
 // video (probed, then thumbnails/filmstrip, by the usual jobs) and one Sample per question.
 // Idempotent: a retried or repeated import finds its rows by their unique keys
 // (video: project + path, sample: dataset + question id) and never duplicates them.
+// The dataset's source records the suite's tokens per generated turn (`turnTokens`).
 import { Prisma, type VideoSource } from "@paravt/db";
+import { turnTokenStats } from "@paravt/nano";
 import { db, runs } from "@paravt/shared/server";
 import { readSuite, SuiteReadError } from "@paravt/suite";
 import { PermanentJobError, type RunContext } from "./job-context";
@@ -88,6 +90,9 @@ export async function importSuiteInto(
         seed: suite.manifest.seed,
         count: suite.videos.length,
         visibility: JSON.parse(JSON.stringify(suite.manifest.visibility)),
+        // Tokens per generated turn of its oracle trajectories: the RL form's default
+        // maxNewTokens (@paravt/shared measuredMaxNewTokens, issue 41 item 1).
+        turnTokens: turnTokenStats(suite),
       },
     },
   });

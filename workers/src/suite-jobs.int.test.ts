@@ -4,7 +4,10 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createProjectWithRoles } from "@paravt/db/factories";
+import { turnTokenStats } from "@paravt/nano";
+import { datasetTurnTokens, measuredMaxNewTokens } from "@paravt/shared";
 import { datasets, db, metrics, projectAccess, queue, runs, training } from "@paravt/shared/server";
+import { readSuite } from "@paravt/suite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorkers, type RunningWorkers } from "./start-workers";
 import { waitForRun, waitUntil } from "./test-support";
@@ -105,6 +108,12 @@ describe("needle suite jobs", () => {
       };
       expect(source.seed).toBe(3);
       expect(source.visibility.map((r) => r.group)).toContain("all");
+      // The tokens per generated turn of its oracle trajectories, measured at import (issue 41 item 1).
+      const measured = datasetTurnTokens(source);
+      expect(measured).toEqual(turnTokenStats(await readSuite(datasets.suiteDir(dataset.id))));
+      expect(measured!.main.turns).toBeGreaterThan(0);
+      expect(measured!.main.p99).toBeGreaterThan(64);
+      expect(measuredMaxNewTokens(measured)).toBeGreaterThan(measured!.main.p99);
 
       // Importing the same directory again (e.g. into a second dataset) reuses the videos.
       const suitePath = path.join(mediaRoot, "copy");

@@ -182,6 +182,26 @@ test("review queue: build from an eval's wrong answers, review two items by keyb
     const breakdown = page.getByTestId("breakdown-table");
     await expect(breakdown.getByRole("row", { name: tagName })).toContainText("1");
     await expect(breakdown.getByRole("row", { name: secondName })).toContainText("1");
+    // The chart draws every tag's label (recharts skipped every other one), each on the band of
+    // its own bar: the count label nearest to a tag's label (by height) is that tag's count.
+    const chart = page.getByRole("figure", { name: "Failure breakdown chart" });
+    const tagNames = await breakdown.locator("th").allTextContents();
+    const ticks = chart.locator("text[data-tag]");
+    await expect(ticks).toHaveCount(tagNames.length);
+    expect(await ticks.evaluateAll((els) => els.map((e) => e.getAttribute("data-tag")))).toEqual(tagNames);
+    const centerY = (b: { y: number; height: number } | null) => (b ? b.y + b.height / 2 : NaN);
+    const counts = chart.locator(".recharts-label-list text");
+    await expect(counts).toHaveCount(tagNames.length);
+    const countBoxes = await Promise.all(
+      (await counts.all()).map(async (c) => [await c.textContent(), centerY(await c.boundingBox())] as const),
+    );
+    for (const [i, name] of tagNames.entries()) {
+      const tickY = centerY(await ticks.nth(i).boundingBox());
+      const nearest = [...countBoxes].sort((a, b) => Math.abs(a[1] - tickY) - Math.abs(b[1] - tickY))[0]!;
+      const expected = await breakdown.locator("tr").nth(i).locator("td").first().textContent();
+      expect(nearest[0], `count beside "${name}"`).toBe(expected);
+      expect(Math.abs(nearest[1] - tickY)).toBeLessThan(8);
+    }
   } finally {
     await llm.close();
   }

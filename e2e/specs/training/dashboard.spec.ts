@@ -51,6 +51,46 @@ test("training dashboard: charts of an SFT run, x by wall time, CSV export, over
   }
   await expect(page.getByRole("region", { name: "Throughput" })).toBeVisible();
 
+  // Steps are integer ticks (6 steps made 1, 2.25, 3.5, ...); a rate's axis is 0-100 %.
+  const xTicks = await loss.locator(".recharts-xAxis .recharts-cartesian-axis-tick-value").allTextContents();
+  expect(xTicks.length).toBeGreaterThan(1);
+  for (const t of xTicks) expect(t).toMatch(/^\d+$/);
+  const accuracy = page.getByRole("figure", { name: "token accuracy chart" });
+  await expect(accuracy.locator(".recharts-yAxis .recharts-cartesian-axis-tick-value")).toHaveText([
+    "0%",
+    "25%",
+    "50%",
+    "75%",
+    "100%",
+  ]);
+  // The tooltip names the series (its title, not the line's internal key).
+  const accuracyPlot = accuracy.locator(".recharts-wrapper");
+  const accuracyBox = (await accuracyPlot.boundingBox())!;
+  await accuracyPlot.hover({ position: { x: accuracyBox.width * 0.5, y: accuracyBox.height / 2 } });
+  await expect(accuracy.locator(".recharts-tooltip-wrapper")).toContainText("token accuracy");
+
+  // Search filters the charts; hidden charts stay hidden after a reload (URL) until shown again.
+  const search = page.getByLabel("Search metrics");
+  await search.fill("grad");
+  await expect(page.getByRole("figure", { name: "grad norm chart" })).toBeVisible();
+  await expect(loss).toHaveCount(0);
+  await search.fill("");
+  await expect(loss).toBeVisible();
+  await page.getByRole("button", { name: "Hide lr" }).click();
+  await expect(page).toHaveURL(/[?&]hide=lr(&|$)/);
+  await page.reload();
+  await expect(page.getByRole("figure", { name: "lr chart" })).toHaveCount(0);
+  await page.getByRole("group", { name: "Hidden charts" }).getByRole("button", { name: "Show lr" }).click();
+  await expect(page.getByRole("figure", { name: "lr chart" })).toBeVisible();
+  await expect(page).not.toHaveURL(/hide=/);
+  // Log scale per chart (loss is positive), kept in the URL.
+  await page.getByRole("button", { name: "Log scale: loss" }).click();
+  await expect(page.getByRole("button", { name: "Log scale: loss" })).toHaveAttribute("aria-pressed", "true");
+  await expect(page).toHaveURL(/[?&]log=loss(&|$)/);
+  await expect(page.getByTestId("axis-note-loss")).toHaveCount(0);
+  await page.getByRole("button", { name: "Log scale: loss" }).click();
+  await expect(page).not.toHaveURL(/log=/);
+
   // x by wall time is in the URL and survives a reload.
   await page.getByRole("radio", { name: "Wall time" }).click();
   await expect(page).toHaveURL(/x=time/);

@@ -18,6 +18,10 @@ async function launchRl(
   await form.getByLabel("Group size", { exact: true }).fill("2");
   await expect(form.getByText("a GRPO group needs at least 2 rollouts")).toHaveCount(0);
   await form.getByLabel("Prompts per step", { exact: true }).fill("1");
+  // Max new tokens defaults to what the suite's turns need (measured at import), not SPEC §3's
+  // 2048 and not the 64 that cut the default checkpoint's turns; the badge says so (issue 41 item 1).
+  await expect(form.getByTestId("rl-max-new-tokens-reason")).toContainText("measured: the suite's p99");
+  await expect(form.getByText(/not SPEC §3: .*Max new tokens \d+ \(SPEC 2048\)/)).toBeVisible();
   await form.getByLabel("Max new tokens", { exact: true }).fill("16");
   await expect(form.getByTestId("rl-cost-preview")).toContainText(o.preview);
   await form.getByRole("button", { name: "Launch RL run" }).click();
@@ -56,6 +60,8 @@ test("RL launch form: PARA-GRPO and vanilla GRPO runs from the default checkpoin
     preset: "PARA-GRPO",
     preview: "2 rollouts · ~530 frames per step · 4 total rollouts",
   });
+  // 16 new tokens cut nearly every turn of the default checkpoint: the page says so.
+  await expect(page.getByTestId("token-cap-banner")).toContainText("stopped at the max new tokens cap (16)");
   for (const title of ["reward mean", "format compliance"]) {
     await expect(page.getByRole("figure", { name: `${title} chart` })).toBeVisible();
   }
@@ -73,6 +79,15 @@ test("RL launch form: PARA-GRPO and vanilla GRPO runs from the default checkpoin
   const atStep2 = { position: { x: plotBox.width * 0.9, y: plotBox.height / 2 } };
   await plot.hover(atStep2);
   await expect(chart.locator(".recharts-tooltip-wrapper")).toContainText("step 2");
+  // The tooltip names the series; a rate's axis is 0-100 % (a rate that stayed at 0 read 0-400 %).
+  await expect(chart.locator(".recharts-tooltip-wrapper")).toContainText("format compliance");
+  await expect(chart.locator(".recharts-yAxis .recharts-cartesian-axis-tick-value")).toHaveText([
+    "0%",
+    "25%",
+    "50%",
+    "75%",
+    "100%",
+  ]);
   await plot.click(atStep2);
   await expect(page).toHaveURL(/[?&]step=2(&|$)/);
   const panel = page.getByRole("region", { name: "Rollouts of step 2" });

@@ -23,12 +23,17 @@ export interface Context {
   user: { id: string; name: string; email: string } | null;
   /** Absent for in-process callers (tests' createCaller). */
   request?: RequestInfo;
+  /**
+   * Why the bearer token sent was refused (unknown, revoked, expired): the 401 of a protected
+   * procedure says this instead of "Sign in first", which is for a browser without a session.
+   */
+  tokenRefusal?: string | null;
 }
 
 /**
  * Who is calling: a browser session (cookie) or a project API token
  * (`Authorization: Bearer pvt_...`). An invalid bearer token is anonymous, never an error here:
- * protected procedures then answer UNAUTHORIZED. `rest` names the REST call (method and URL
+ * protected procedures then answer UNAUTHORIZED with `tokenRefusal` as the reason. `rest` names the REST call (method and URL
  * path) when the request came through /api/v1; without it the call is a tRPC one.
  */
 export async function createContext(opts: {
@@ -40,7 +45,8 @@ export async function createContext(opts: {
     : { transport: "trpc", method: "", path: "", ip: clientAddress(opts.headers) };
   const bearer = opts.headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
   if (bearer) {
-    return { principal: await tokens.principalFromToken(bearer), user: null, request };
+    const { principal, refusal } = await tokens.authenticateToken(bearer);
+    return { principal, user: null, request, tokenRefusal: refusal };
   }
   const user = await sessionUser(opts.headers);
   return { principal: user ? { kind: "user", userId: user.id } : null, user, request };

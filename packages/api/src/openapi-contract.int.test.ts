@@ -81,17 +81,20 @@ function call(op: DocumentedOperation, spec: RestRequest, token: string | null) 
   return send(buildRequest(op, spec, { projectId: w.projectId, token }));
 }
 
-function responseSchema(op: DocumentedOperation, status: number): unknown {
+/** The documented schema of the answer's status and media type (a text answer is a string). */
+function responseSchema(op: DocumentedOperation, status: number, mediaType: string): unknown {
   const res = (op.operation.responses as Record<string, { content?: Record<string, { schema?: unknown }> }>)[
     String(status)
   ];
-  return res?.content?.["application/json"]?.schema;
+  expect(Object.keys(res?.content ?? { "application/json": {} }), `${op.operationId} ${status}`).toContain(mediaType);
+  return res?.content?.[mediaType]?.schema;
 }
 
-/** The status is documented for the operation and the body matches its documented schema. */
-function expectDocumented(op: DocumentedOperation, res: { status: number; body: unknown }) {
+/** The status and media type are documented for the operation and the body matches the schema. */
+function expectDocumented(op: DocumentedOperation, res: { status: number; headers: Headers; body: unknown }) {
   expect(op.statuses, `${op.operationId} does not document ${res.status}`).toContain(String(res.status));
-  const schema = responseSchema(op, res.status);
+  const mediaType = (res.headers.get("content-type") ?? "application/json").split(";")[0]!.trim();
+  const schema = responseSchema(op, res.status, mediaType);
   if (schema !== undefined) expect(schemaProblems(schema, res.body, doc)).toEqual([]);
 }
 
@@ -186,10 +189,12 @@ function contract(op: DocumentedOperation, fx: OperationFixture) {
     });
   }
 
-  it("answers 401 without a token and with an unknown one", async () => {
+  it("answers 401 without a token and with an unknown one, naming the token as the reason", async () => {
     for (const token of [null, "pvt_not-a-real-token"]) {
       const res = await call(op, await fx.valid(w), token);
       expect(res.status).toBe(401);
+      // A script with a bad token is told so, not to sign in (issue 41 item 10).
+      if (token) expect(JSON.stringify(res.body)).toContain("This API token is not valid");
       expectDocumented(op, res);
     }
   });

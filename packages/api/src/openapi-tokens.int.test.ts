@@ -290,3 +290,43 @@ describe("REST input conversion", () => {
     expect((await rest("POST", `/projects/${projectId}/runs/missing/cancel`, secret)).status).toBe(404);
   });
 });
+
+describe("a refused token is named as the reason (issue 41 item 10)", () => {
+  it("answers 401 saying the token is unknown, revoked or expired, never 'Sign in first', over REST, tRPC and byte streams", async () => {
+    const { fx, projectId, token, secret } = await projectWithToken();
+    const expiring = await fx.asOwner.tokens.create({ projectId, name: "old", scopes: ["READ"] });
+    await db().apiToken.update({ where: { id: expiring.token.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await fx.asOwner.tokens.revoke({ projectId, tokenId: token.id });
+    const cases: [string, RegExp][] = [
+      ["pvt_not-a-real-token", /^This API token is not valid/],
+      ["not-even-a-pvt-token", /^This API token is not valid/],
+      [secret, /^This API token was revoked$/],
+      [expiring.secret, /^This API token expired on \d{4}-\d\d-\d\dT/],
+    ];
+    for (const [bad, reason] of cases) {
+      const res = await rest("GET", `/projects/${projectId}/runs`, bad);
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as { message: string }).message).toMatch(reason);
+      const trpc = await trpcAs(bad);
+      await expect(trpc.runs.list({ projectId })).rejects.toMatchObject({
+        code: "UNAUTHORIZED",
+        message: expect.stringMatching(reason),
+      });
+      const { uploadVideo } = await import("./rest/videos");
+      const upload = await uploadVideo(
+        new Request(`http://localhost/api/projects/${projectId}/videos/upload`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${bad}` },
+          body: new Uint8Array([1, 2, 3]),
+        }),
+        { params: Promise.resolve({ projectId }) },
+      );
+      expect(upload.status).toBe(401);
+      expect(((await upload.json()) as { error: string }).error).toMatch(reason);
+    }
+    // Without any token or session a caller is still told to sign in.
+    const anonymous = await rest("GET", `/projects/${projectId}/runs`, null);
+    expect(anonymous.status).toBe(401);
+    expect(((await anonymous.json()) as { message: string }).message).toBe("Sign in first");
+  });
+});

@@ -9,6 +9,8 @@
 //    of the router whose input parsers are placeholders, and the strings of the query and path
 //    are converted here (strictly: "12" -> 12, "true" -> true, anything else stays a string for
 //    the real schema to refuse) before the real procedure parses them.
+//  - A procedure whose meta declares `restText` (rest/text-answers.ts) answers some requests with
+//    a text body (runs.metricsExport with format=csv: text/csv), documented beside the JSON one.
 //  - The document gets our error responses (401/403/404/422/429 with one error schema), date-time
 //    formats for z.date() outputs (sent as ISO strings) and the upload byte stream, which is a
 //    plain route handler, not a procedure.
@@ -26,6 +28,7 @@ import { tokens } from "@paravt/shared/server";
 import { createContext, type Context } from "./context";
 import { httpStatusOf, internalErrorMessage, reportIncident, retryAfterSeconds } from "./errors";
 import { refuseDeepJson, undecodableUrl } from "./rest/handler";
+import type { RestTextAnswer } from "./rest/text-answers";
 import { UPLOAD_TOKEN_SCOPE } from "./rest/videos";
 import { appRouter } from "./root";
 import { scopeDescription, type Meta } from "./trpc";
@@ -176,6 +179,12 @@ function viewOf(procedure: AnyTRPCProcedure, openapi: OpenApiInfo): AnyTRPCProce
 
 type CallerTree = { [segment: string]: CallerTree | ((input: unknown) => Promise<unknown>) };
 
+/**
+ * The text answer a procedure's output asked for (`meta.restText`, e.g. a CSV export), by the
+ * request's context: the handler sends it instead of trpc-to-openapi's JSON (handleRestRequest).
+ */
+const textAnswers = new WeakMap<Context, RestTextAnswer & { mediaType: string }>();
+
 function restView(router: AnyTRPCRouter): OpenApiRouter {
   const procedures = openApiProcedures(router);
   const views: Record<string, AnyTRPCProcedure> = {};
@@ -192,12 +201,15 @@ function restView(router: AnyTRPCRouter): OpenApiRouter {
         const segments = path.split(".");
         let node = tree;
         for (const s of segments.slice(0, -1)) node = (node[s] ??= {}) as CallerTree;
-        node[segments.at(-1)!] = (input: unknown) => {
+        node[segments.at(-1)!] = async (input: unknown) => {
           refuseDeepJson(input);
           const fn = segments.reduce<unknown>((acc, s) => (acc as Record<string, unknown>)[s], real) as (
             i: unknown,
           ) => Promise<unknown>;
-          return fn(coerceRestInput(procedure, openapi.method, pathParamsOf(openapi.path), input));
+          const output = await fn(coerceRestInput(procedure, openapi.method, pathParamsOf(openapi.path), input));
+          const text = (procedure._def.meta as Meta).restText?.render(output);
+          if (text) textAnswers.set(ctx, { ...text, mediaType: (procedure._def.meta as Meta).restText!.mediaType });
+          return output;
         };
       }
       return tree;
@@ -418,6 +430,27 @@ const uploadPath = {
   },
 };
 
+/** The text answer of each operation declaring `meta.restText`, beside its JSON 200 answer. */
+function withTextAnswers(doc: OpenAPIObject, router: AnyTRPCRouter): void {
+  for (const [path, procedure] of openApiProcedures(router)) {
+    const meta = procedure._def.meta as Meta;
+    if (!meta.restText) continue;
+    const operationId = meta.openapi?.operationId ?? path.replace(/\./g, "-");
+    for (const item of Object.values(doc.paths ?? {})) {
+      for (const op of Object.values(item as Record<string, Operation | undefined>)) {
+        if (op?.operationId !== operationId) continue;
+        const ok = op.responses["200"] as { description?: string; content?: Record<string, unknown> };
+        op.responses["200"] = {
+          ...ok,
+          description: [ok.description, meta.restText.description].filter(Boolean).join(". "),
+          headers: meta.restText.headers,
+          content: { ...ok.content, [meta.restText.mediaType]: { schema: { type: "string" } } },
+        };
+      }
+    }
+  }
+}
+
 const TAGS = ["projects", "members", "datasets", "videos", "models", "runs", "evals", "training", "reviews"];
 
 /** The OpenAPI 3.1 document of the REST API: every procedure of `router` with `meta.openapi`. */
@@ -457,6 +490,7 @@ export function buildOpenApiDocument(router: AnyTRPCRouter = appRouter): OpenAPI
       withTokenScope(op, scopes.get(op.operationId));
     }
   }
+  withTextAnswers(doc, router);
   doc.paths = { ...doc.paths, "/projects/{projectId}/videos/upload": uploadPath as never };
   doc.components = {
     ...doc.components,
@@ -533,6 +567,13 @@ export async function handleRestRequest(request: Request): Promise<Response> {
           // the request id their answer gives (errors.ts, the error formatter of trpc.ts).
           if (error.code === "INTERNAL_SERVER_ERROR") reportIncident(error, `REST ${path ?? url.pathname}`);
         },
+      });
+    }
+    const text = ctx && textAnswers.get(ctx);
+    if (text && res.status === 200) {
+      res = new Response(text.body, {
+        status: 200,
+        headers: { "content-type": `${text.mediaType}; charset=utf-8`, ...text.headers },
       });
     }
   } catch (err) {

@@ -21,6 +21,7 @@ import superjson from "superjson";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { z } from "zod";
 import type { Context } from "./context";
+import type { RestText } from "./rest/text-answers";
 import { httpStatusOf, internalErrorMessage, reportIncident, toTRPCError } from "./errors";
 import { withinRateLimit } from "./token-limits";
 
@@ -33,7 +34,12 @@ import { withinRateLimit } from "./token-limits";
  */
 export type ProcedureScope = TokenScope | "ANY" | "PEOPLE";
 
-export type Meta = OpenApiMeta & { scope?: ProcedureScope };
+export type Meta = OpenApiMeta & {
+  scope?: ProcedureScope;
+  /** REST only: a text answer (e.g. text/csv) instead of JSON for some outputs (rest/text-answers.ts). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each procedure's own output type
+  restText?: RestText<any>;
+};
 
 function isTokenScope(scope: ProcedureScope | undefined): scope is TokenScope {
   return (TOKEN_SCOPES as readonly string[]).includes(scope ?? "");
@@ -152,7 +158,7 @@ function checkTokenScope(principal: Principal, scope: ProcedureScope | undefined
 }
 
 export const protectedProcedure = publicProcedure.use(({ ctx, meta, next }) => {
-  if (!ctx.principal) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first" });
+  if (!ctx.principal) throw new TRPCError({ code: "UNAUTHORIZED", message: ctx.tokenRefusal ?? "Sign in first" });
   // Before the input is parsed: a token lacking the scope gets 403, not a 422 about its input.
   if (ctx.principal.kind === "token") checkTokenScope(ctx.principal, meta?.scope);
   return next({ ctx: { ...ctx, principal: ctx.principal } });

@@ -46,21 +46,28 @@ function retryAfter(res: Response): number | undefined {
   return Number.isFinite(s) ? s * 1000 : Math.max(0, Date.parse(v) - Date.now()) || undefined;
 }
 
-/** The data of a successful answer, or an ApiError. */
-async function unwrap<T>(p: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+/** The data of a successful answer with the answer itself (its headers), or an ApiError. */
+async function unwrapWithResponse<T>(
+  p: Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<{ data: T; response: Response }> {
   let out: { data?: T; error?: unknown; response: Response };
   try {
     out = await p;
   } catch (e) {
     throw new ApiError(0, `no answer from the workbench: ${(e as Error).message}`);
   }
-  if (out.response.ok && out.data !== undefined) return out.data;
+  if (out.response.ok && out.data !== undefined) return { data: out.data, response: out.response };
   throw new ApiError(
     out.response.status,
     messageOf(out.error, out.response.status),
     out.error ?? null,
     retryAfter(out.response),
   );
+}
+
+/** The data of a successful answer, or an ApiError. */
+async function unwrap<T>(p: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  return (await unwrapWithResponse(p)).data;
 }
 
 type Body<P extends keyof paths, M extends "post" | "put" | "patch"> = paths[P][M] extends {
@@ -138,22 +145,37 @@ export function createParavtClient(o: ParavtClientOptions) {
       unwrap(raw.GET("/projects/{projectId}/runs/{runId}", { params: { path: { projectId, runId } } })),
     metricNames: (projectId: string, runId: string) =>
       unwrap(raw.GET("/projects/{projectId}/runs/{runId}/metric-names", { params: { path: { projectId, runId } } })),
-    /** Every point of the named series, all pages of the export concatenated (CSV or JSON rows). */
+    /**
+     * Every point of the named series, all pages of the export concatenated (CSV or JSON rows).
+     * CSV pages come as text/csv, the next page's afterStep in X-Next-After-Step.
+     */
     async exportMetrics(projectId: string, runId: string, names: string[], format: "csv" | "json") {
       const parts: string[] = [];
       let afterStep: number | undefined;
       for (;;) {
-        const page = await unwrap(
-          raw.GET("/projects/{projectId}/runs/{runId}/metrics/export", {
-            params: {
-              path: { projectId, runId },
-              query: { names, format, ...(afterStep !== undefined ? { afterStep } : {}) },
-            },
-          }),
-        );
-        parts.push(page.content);
-        if (page.nextAfterStep === null) break;
-        afterStep = page.nextAfterStep;
+        const request = {
+          params: {
+            path: { projectId, runId },
+            query: { names, format, ...(afterStep !== undefined ? { afterStep } : {}) },
+          },
+        };
+        let next: number | null;
+        if (format === "csv") {
+          const { data, response } = await unwrapWithResponse(
+            raw.GET("/projects/{projectId}/runs/{runId}/metrics/export", { ...request, parseAs: "text" }),
+          );
+          parts.push(data);
+          const header = response.headers.get("x-next-after-step");
+          next = header ? Number(header) : null;
+        } else {
+          const page = await unwrap(raw.GET("/projects/{projectId}/runs/{runId}/metrics/export", request));
+          // The document lists the CSV text beside the JSON object; format=json answers the object.
+          if (typeof page === "string") throw new ApiError(200, "the JSON export answered text");
+          parts.push(page.content);
+          next = page.nextAfterStep;
+        }
+        if (next === null) break;
+        afterStep = next;
       }
       if (format === "csv") return parts.join("");
       return JSON.stringify(parts.flatMap((p) => (p ? (JSON.parse(p) as unknown[]) : [])));

@@ -1759,9 +1759,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful response */
+            /** @description Successful response. format=csv: the page's rows as CSV (`step,time_s,<names…>`, the header line on the first page only, so pages concatenate into one file); X-Next-After-Step gives the next page's afterStep (absent on the last page). format=json: the JSON object. */
             200: {
                 headers: {
+                    /** @description format=csv: afterStep of the next page; absent on the last page */
+                    "X-Next-After-Step"?: number;
+                    /** @description format=csv: the number of rows (steps) in this page */
+                    "X-Rows"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1772,6 +1776,7 @@ export interface operations {
                         rows: number;
                         nextAfterStep: number | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description No token, or an unknown, revoked or expired token */
@@ -4859,6 +4864,7 @@ export interface operations {
                                 grounding: {
                                     n: number;
                                     mIoU: number;
+                                    se: number | null;
                                     r03: number;
                                     r05: number;
                                     r07: number;
@@ -4866,6 +4872,7 @@ export interface operations {
                                 openEnded: {
                                     n: number;
                                     meanScore: number;
+                                    se: number | null;
                                 } | null;
                                 formatCompliance: {
                                     n: number;
@@ -5050,6 +5057,7 @@ export interface operations {
                                 grounding: {
                                     n: number;
                                     mIoU: number;
+                                    se: number | null;
                                     r03: number;
                                     r05: number;
                                     r07: number;
@@ -5057,6 +5065,7 @@ export interface operations {
                                 openEnded: {
                                     n: number;
                                     meanScore: number;
+                                    se: number | null;
                                 } | null;
                                 formatCompliance: {
                                     n: number;
@@ -5155,7 +5164,7 @@ export interface operations {
                             datasetId: string;
                             name: string;
                             /** @enum {string} */
-                            metric: "accuracy" | "mIoU";
+                            metric: "accuracy" | "score" | "mIoU";
                         }[];
                         rows: {
                             modelName: string;
@@ -5338,6 +5347,7 @@ export interface operations {
                             grounding: {
                                 n: number;
                                 mIoU: number;
+                                se: number | null;
                                 r03: number;
                                 r05: number;
                                 r07: number;
@@ -5345,6 +5355,7 @@ export interface operations {
                             openEnded: {
                                 n: number;
                                 meanScore: number;
+                                se: number | null;
                             } | null;
                             formatCompliance: {
                                 n: number;
@@ -5817,8 +5828,17 @@ export interface operations {
                                 [key: string]: {
                                     runId: string;
                                     /** @enum {string} */
-                                    metric: "accuracy" | "mIoU";
+                                    metric: "accuracy" | "score" | "mIoU";
                                     value: number | null;
+                                    n: number;
+                                    se: number | null;
+                                    figures: {
+                                        /** @enum {string} */
+                                        quantity: "accuracy" | "score" | "mIoU";
+                                        value: number | null;
+                                        n: number;
+                                        se: number | null;
+                                    }[];
                                     answered: number;
                                     errors: number;
                                     status: string;

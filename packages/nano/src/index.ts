@@ -187,3 +187,10 @@ export {
 } from "./vocabulary";
 export { wtf8Decode, wtf8Encode } from "./wtf8";
 export { repeatTemplates } from "./oversample";
+export {
+  assistantTurnTokens,
+  tokenCountStats,
+  turnTokenStats,
+  type TokenCountStats,
+  type TurnTokenStats,
+} from "./turn-tokens";

@@ -54,6 +54,14 @@ describe("trainRl", () => {
     expect(m.rollouts).toBe(2);
     expect(Object.values(m.byK).reduce((n, k) => n + k.rollouts, 0)).toBe(2);
     expect(m.rolloutMs).toBeGreaterThan(0);
+    // truncated_turn_rate: the share of main-agent turns cut at maxNewTokens (an untrained model
+    // rarely ends a turn within 24 tokens).
+    const turns = seenRollouts.flatMap((r) => r.trajectory.turns);
+    expect(m.truncatedTurnRate).toBe(turns.filter((t) => t.finish === "length").length / turns.length);
+    expect(turns.filter((t) => t.finish === "length").every((t) => t.completionTokens >= 24 || t.forcedFinal)).toBe(
+      true,
+    );
+    expect(m.truncatedTurnRate).toBeGreaterThan(0.1);
     const before = Float32Array.from(mc ? [...init.values()].flatMap((t) => Array.from(t.data)) : []);
     const after = r.model.getParameters();
     expect(after.length).toBe(before.length);

@@ -79,6 +79,12 @@ export interface RolloutSummary {
   turnsUsed: number;
   /** Share of rollouts whose episode ended with an error (engine, context). */
   errorRate: number;
+  /**
+   * Share of the main-agent turns (all rollouts) that stopped at the token cap instead of
+   * `<|im_end|>` (`finish: "length"`: maxNewTokens, or the context length). The run page warns
+   * above 0.1: cut turns lose the answer and the format (issue 41 item 1).
+   */
+  truncatedTurnRate: number;
   byK: Record<string, KMetrics>;
   /** Generated tokens, main agent and sub-agents. */
   generatedTokens: number;
@@ -213,6 +219,7 @@ export function summarizeRollouts(rollouts: readonly Rollout[]): RolloutSummary 
   const callTurns = rollouts.flatMap((r) =>
     r.trajectory.turns.map((t) => t.toolCalls.filter((c) => c.status !== "REJECTED").length).filter((n) => n > 0),
   );
+  const turns = rollouts.flatMap((r) => r.trajectory.turns);
   const byK: Record<string, KMetrics> = {};
   for (const k of [...new Set(rollouts.map((r) => r.k))].sort((a, b) => a - b)) {
     const at = rollouts.filter((r) => r.k === k);
@@ -234,6 +241,7 @@ export function summarizeRollouts(rollouts: readonly Rollout[]): RolloutSummary 
     parallelCallsPerTurn: mean(callTurns),
     turnsUsed: mean(rollouts.map((r) => r.trajectory.turns.length)),
     errorRate: share((r) => r.trajectory.status !== "ok"),
+    truncatedTurnRate: turns.length ? turns.filter((t) => t.finish === "length").length / turns.length : 0,
     byK,
     generatedTokens: rollouts.reduce(
       (n, r) => n + [...r.main, ...r.sub].reduce((m, g) => m + g.generation.ids.length, 0),

@@ -10,6 +10,8 @@ export * from "./contracts/videos";
 export * from "./contracts/datasets";
 export * from "./contracts/models";
 export * from "./contracts/training";
+export * from "./contracts/token-cap";
 export * from "./contracts/evals";
+export * from "./contracts/eval-quantities";
 export * from "./contracts/reviews";
 export * from "./contracts/ingest";

@@ -38,6 +38,7 @@ export function summaryMetrics(s: RolloutSummary, prefix = ""): Record<string, n
     parallel_calls_per_turn: s.parallelCallsPerTurn,
     turns_used: s.turnsUsed,
     error_rate: s.errorRate,
+    truncated_turn_rate: s.truncatedTurnRate,
   };
   for (const [k, m] of Object.entries(s.byK)) out[`accuracy_k${k}`] = m.accuracy;
   return Object.fromEntries(Object.entries(out).map(([n, v]) => [`${prefix}${n}`, v]));

@@ -95,11 +95,14 @@ export async function dispatch(req: Request): Promise<Response> {
   throw new Error(`No route for ${req.method} ${pathname}`);
 }
 
-/** Status and parsed JSON body (null when the body is empty or not JSON). */
+/** Status and parsed JSON body (null when empty; the text when not JSON or a text/* answer). */
 export async function send(req: Request): Promise<{ status: number; headers: Headers; body: unknown }> {
   const res = await dispatch(req);
   const text = await res.text();
   let body: unknown = null;
+  // A text answer (text/csv) stays text, even when it would parse as JSON.
+  if (!/json/.test(res.headers.get("content-type") ?? "json"))
+    return { status: res.status, headers: res.headers, body: text };
   try {
     body = text ? JSON.parse(text) : null;
   } catch {

@@ -83,6 +83,7 @@ export function restRoute<P extends Record<string, string>>(
     let res: Response;
     try {
       ctx = await createContext({ headers: req.headers });
+      if (ctx.tokenRefusal) throw new HttpError(401, ctx.tokenRefusal);
       const principal = ctx.principal;
       const refused = principal?.kind === "token" ? await withinRateLimit(principal) : null;
       if (refused) {

@@ -13,6 +13,7 @@ import {
 import { z } from "zod";
 import { dbInt, id, pageLimit, projectRef, storable } from "./common";
 import { questionTypeSchema } from "./datasets";
+import { EVAL_QUANTITY_KEYS } from "./eval-quantities";
 import { MODEL_KINDS } from "./models";
 import { runOutput } from "./runs";
 
@@ -36,6 +37,9 @@ export { DISPATCH_STYLES, REQUEST_STYLES, type RequestStyle } from "@paravt/prot
 export const DURATION_CATEGORIES = ["short", "medium", "long"] as const;
 export const durationCategorySchema = z.enum(DURATION_CATEGORIES);
 export type DurationCategory = z.infer<typeof durationCategorySchema>;
+
+/** The per-question-type figures (eval-quantities.ts, the glossary). */
+export const evalQuantitySchema = z.enum(EVAL_QUANTITY_KEYS);
 
 /** Which prompt modes each model kind can run. External models only hold imported results. */
 export const MODEL_KIND_EVAL_MODES: Record<(typeof MODEL_KINDS)[number], readonly EvalMode[]> = {
@@ -210,13 +214,21 @@ export const evalSummary = z.object({
   byDuration: z.record(durationCategorySchema, ratio).nullable(),
   /**
    * Temporal grounding over answered rows: mean IoU and recall at IoU >= 0.3 / 0.5 / 0.7 (IoU =
-   * intersection / hull span, SPEC §5; an answer without a readable range scores 0).
+   * intersection / hull span, SPEC §5; an answer without a readable range scores 0). `se`: the
+   * standard error of mIoU (eval-quantities.ts `meanSE`; null below 2 samples).
    */
   grounding: z
-    .object({ n: z.number().int(), mIoU: z.number(), r03: z.number(), r05: z.number(), r07: z.number() })
+    .object({
+      n: z.number().int(),
+      mIoU: z.number(),
+      se: z.number().nullable(),
+      r03: z.number(),
+      r05: z.number(),
+      r07: z.number(),
+    })
     .nullable(),
-  /** Open-ended questions: mean score. */
-  openEnded: z.object({ n: z.number().int(), meanScore: z.number() }).nullable(),
+  /** Open-ended questions: mean score and its standard error (`meanSE`; null below 2 samples). */
+  openEnded: z.object({ n: z.number().int(), meanScore: z.number(), se: z.number().nullable() }).nullable(),
   /**
    * Share of answered episodes that are format compliant (@paravt/protocol `formatVerdict`, the
    * definition RL metrics and the review filter use). Only episodes with stored turns are judged:
@@ -510,11 +522,26 @@ export const evalMatrixInput = projectRef
     path: ["groupId"],
   });
 
-/** Headline number of one (model, setting, dataset) cell: MCQ accuracy, or mIoU for grounding. */
+/** One figure of a run (eval-quantities.ts): value in 0..1, its samples and standard error. */
+export const quantityFigure = z.object({
+  quantity: evalQuantitySchema,
+  value: z.number().nullable(),
+  n: z.number().int(),
+  se: z.number().nullable(),
+});
+
+/**
+ * One (model, setting, dataset) cell: its headline figure (`metric`, `value`, `n`, `se`: MCQ
+ * accuracy, else grounding mIoU, else open-ended score; eval-quantities.ts `headlineOf`) and every
+ * per-question-type figure of the run (`figures`).
+ */
 export const matrixCell = z.object({
   runId: z.string(),
-  metric: z.enum(["accuracy", "mIoU"]),
+  metric: evalQuantitySchema,
   value: z.number().nullable(),
+  n: z.number().int(),
+  se: z.number().nullable(),
+  figures: z.array(quantityFigure),
   answered: z.number().int(),
   errors: z.number().int(),
   status: z.string(),
@@ -549,7 +576,7 @@ export type EvalMatrixOutput = z.infer<typeof evalMatrixOutput>;
  */
 export const evalGroupTableOutput = z.object({
   group: z.object({ id: z.string(), name: z.string() }),
-  columns: z.array(z.object({ datasetId: z.string(), name: z.string(), metric: z.enum(["accuracy", "mIoU"]) })),
+  columns: z.array(z.object({ datasetId: z.string(), name: z.string(), metric: evalQuantitySchema })),
   rows: z.array(
     z.object({
       modelName: z.string(),

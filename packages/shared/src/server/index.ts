@@ -26,6 +26,7 @@ export * as models from "./services/models";
 export * as training from "./services/training";
 export * as metrics from "./services/metrics";
 export * as trainingRollouts from "./services/training-rollouts";
+export * as tokenCap from "./services/token-cap";
 export * as evals from "./services/evals";
 export * as evalsCompare from "./services/evals-compare";
 export * from "./csv";

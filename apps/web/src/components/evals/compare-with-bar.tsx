@@ -7,8 +7,8 @@ import { MODE_LABEL } from "./format";
 
 const FLIP_LABEL: Record<FlipDirection, string> = {
   any: "any flip",
-  right_to_wrong: "right → wrong",
-  wrong_to_right: "wrong → right",
+  right_to_wrong: "correct → wrong",
+  wrong_to_right: "wrong → correct",
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { EvalEpisodeOutput } from "@paravt/shared";
+import { sampleNumberWord, type EvalEpisodeOutput } from "@paravt/shared";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Alert } from "../ui/alert";
@@ -20,11 +20,24 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 /** "mainPrompt" -> "main prompt". */
 const words = (key: string) => key.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 
-export function OutcomeBadge({ e }: { e: Pick<EvalEpisodeOutput, "status" | "correct" | "score"> }) {
+/** An episode's verdict; without one, its number in the glossary's word (IoU, score). */
+export function OutcomeBadge({
+  e,
+}: {
+  e: Pick<EvalEpisodeOutput, "status" | "correct" | "score"> & {
+    sample?: Pick<EvalEpisodeOutput["sample"], "questionType">;
+  };
+}) {
   if (e.status === "ERROR") return <Badge tone="danger">error</Badge>;
   if (e.correct === true) return <Badge tone="success">correct</Badge>;
   if (e.correct === false) return <Badge tone="warning">wrong</Badge>;
-  return <Badge>score {e.score == null ? "—" : e.score.toFixed(3)}</Badge>;
+  const word = sampleNumberWord(e.sample?.questionType);
+  if (e.sample?.questionType === "mcq") return <Badge>{word}</Badge>;
+  return (
+    <Badge>
+      {word} {e.score == null ? "—" : e.score.toFixed(3)}
+    </Badge>
+  );
 }
 
 /** The question, its options and answer, what the model predicted, and the episode's totals. */
@@ -77,7 +90,11 @@ export function EpisodeOverview({ projectId, episode: e }: { projectId: string; 
           <Row label="Outcome">
             <span className="flex items-center gap-2">
               <OutcomeBadge e={e} />
-              {e.score != null && <span className="text-xs tabular-nums text-muted">score {e.score.toFixed(3)}</span>}
+              {e.score != null && e.sample.questionType !== "mcq" && (
+                <span className="text-xs tabular-nums text-muted">
+                  {sampleNumberWord(e.sample.questionType)} {e.score.toFixed(3)}
+                </span>
+              )}
             </span>
           </Row>
         </dl>

@@ -7,6 +7,7 @@ import { errorMessage, useTRPC } from "@/trpc/client";
 import { timeAgo } from "../format";
 import { LiveBadge } from "../live-badge";
 import { ResumeRunButton } from "@/components/runs/resume-run-button";
+import { EvalTokenCapBanner } from "@/components/runs/token-cap-banner";
 import { Alert } from "../ui/alert";
 import { Badge, StatusBadge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -149,6 +150,7 @@ export function EvalRunView({
       </p>
       {r.error && <Alert>{r.error}</Alert>}
       {cancel.error && <Alert>{errorMessage(cancel.error)}</Alert>}
+      <EvalTokenCapBanner projectId={projectId} runId={runId} active={active} />
       <EvalSummaryPanel summary={r.summary} />
       {canReview && !active && r.summary.stored > 0 && (
         <BuildQueueForm projectId={projectId} runId={runId} datasetId={r.dataset?.id ?? null} />

@@ -1,5 +1,5 @@
 "use client";
-import type { EvalRunOutput } from "@paravt/shared";
+import { EVAL_QUANTITIES, headlineOf, type EvalRunOutput } from "@paravt/shared";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { errorMessage, useTRPC } from "@/trpc/client";
@@ -8,7 +8,7 @@ import { Badge, StatusBadge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Progress } from "../ui/progress";
 import { EmptyRow, Table, Td, Th } from "../ui/table";
-import { headlineOf, MODE_LABEL, pct } from "./format";
+import { MODE_LABEL, pct, seText } from "./format";
 
 /** The runs of an evaluation group: settings, live status and progress, headline so far, Cancel. */
 export function EvalRunsTable({
@@ -41,7 +41,7 @@ export function EvalRunsTable({
             <Th className="text-right">K</Th>
             <Th>Status</Th>
             <Th>Progress</Th>
-            <Th className="text-right">Score</Th>
+            <Th className="text-right">Headline</Th>
             <Th className="text-right">Errors</Th>
             <Th />
           </tr>
@@ -49,6 +49,7 @@ export function EvalRunsTable({
         <tbody>
           {runs.map((r) => {
             const head = headlineOf(r.summary);
+            const words = EVAL_QUANTITIES[head.quantity];
             const active = r.status === "QUEUED" || r.status === "RUNNING";
             return (
               <tr key={r.id} data-testid={`eval-run-${r.id}`}>
@@ -84,10 +85,12 @@ export function EvalRunsTable({
                     {r.summary.stored}/{r.summary.samples} samples
                   </span>
                 </Td>
-                <Td className="text-right tabular-nums">
+                <Td className="text-right tabular-nums" title={words.definition}>
                   {pct(head.value)}
                   {head.value !== null && (
-                    <span className="ml-0.5 text-xs text-muted">{head.metric === "mIoU" ? " mIoU" : "%"}</span>
+                    <span className="ml-0.5 text-xs text-muted">
+                      {seText(head.se) && ` ${seText(head.se)}`} {words.short} n={head.n}
+                    </span>
                   )}
                 </Td>
                 <Td

@@ -1,7 +1,7 @@
-import { DURATION_CATEGORIES, type EvalSummary } from "@paravt/shared";
+import { DURATION_CATEGORIES, EVAL_QUANTITIES, EVAL_TERMS, figuresOf, type EvalSummary } from "@paravt/shared";
 import type { ReactNode } from "react";
 import { cn } from "../ui/cn";
-import { pct } from "./format";
+import { pct, seText } from "./format";
 
 function Stat({
   label,
@@ -24,8 +24,9 @@ function Stat({
 }
 
 /**
- * SPEC §5 summary of one run: accuracy (and by duration), grounding mIoU and R@0.3/0.5/0.7,
- * errors (never counted as wrong), format compliance, average tool calls and tool usage rate.
+ * SPEC §5 summary of one run: its figure per question type (accuracy, score, mIoU: the glossary
+ * of eval-quantities.ts) with standard error and n, accuracy by duration, R@0.3/0.5/0.7, errors
+ * (never counted as wrong), format compliance, average tool calls and tool usage rate.
  */
 export function EvalSummaryPanel({ summary }: { summary: EvalSummary }) {
   const s = summary;
@@ -42,25 +43,31 @@ export function EvalSummaryPanel({ summary }: { summary: EvalSummary }) {
         detail="infrastructure, not wrong answers"
         {...(s.errors ? { tone: "danger" as const } : {})}
       />
-      {s.mcq && (
-        <Stat
-          label="Accuracy"
-          value={`${pct(s.mcq.accuracy)}%`}
-          detail={`${s.mcq.correct}/${s.mcq.n} answered multiple choice${s.errors ? "; errors left out" : ""}`}
-        />
-      )}
-      {s.grounding && (
-        <Stat
-          label="Grounding mIoU"
-          value={pct(s.grounding.mIoU)}
-          detail={`R@0.3 ${pct(s.grounding.r03)} · R@0.5 ${pct(s.grounding.r05)} · R@0.7 ${pct(s.grounding.r07)} (n=${s.grounding.n})`}
-        />
-      )}
-      {s.openEnded && (
-        <Stat label="Open-ended score" value={s.openEnded.meanScore.toFixed(3)} detail={`mean of ${s.openEnded.n}`} />
-      )}
+      {figuresOf(s).map((f) => {
+        const words = EVAL_QUANTITIES[f.quantity];
+        const detail =
+          f.quantity === "accuracy"
+            ? `${s.mcq!.correct}/${f.n} answered multiple choice${s.errors ? "; errors left out" : ""}`
+            : f.quantity === "mIoU"
+              ? `R@0.3 ${pct(s.grounding!.r03)} · R@0.5 ${pct(s.grounding!.r05)} · R@0.7 ${pct(s.grounding!.r07)} (n=${f.n})`
+              : `mean over n=${f.n} open-ended`;
+        return (
+          <Stat
+            key={f.quantity}
+            label={words.label}
+            value={
+              <span title={words.definition}>
+                {pct(f.value)}
+                {f.quantity === "accuracy" && f.value !== null ? "%" : ""}
+                {seText(f.se) && <span className="ml-1 text-sm font-normal text-muted">{seText(f.se)}</span>}
+              </span>
+            }
+            detail={detail}
+          />
+        );
+      })}
       <Stat
-        label="Format compliance"
+        label={EVAL_TERMS.formatCompliance}
         value={s.formatCompliance ? `${pct(s.formatCompliance.rate)}%` : "—"}
         detail={
           s.formatCompliance
@@ -68,9 +75,9 @@ export function EvalSummaryPanel({ summary }: { summary: EvalSummary }) {
             : "not judged: no stored turns (imported)"
         }
       />
-      <Stat label="Avg tool calls" value={s.avgToolCalls == null ? "—" : s.avgToolCalls.toFixed(2)} />
+      <Stat label={EVAL_TERMS.avgToolCalls} value={s.avgToolCalls == null ? "—" : s.avgToolCalls.toFixed(2)} />
       <Stat
-        label="Tool usage rate"
+        label={EVAL_TERMS.toolUsage}
         value={s.toolUsageRate == null ? "—" : `${pct(s.toolUsageRate)}%`}
         detail="answered samples with ≥ 1 call"
       />

@@ -44,13 +44,9 @@ export function stringList(v: unknown): string[] {
 }
 
 /**
- * A run's headline number, as the results matrix places it (SPEC §5): MCQ accuracy, or mIoU for a
- * grounding-only run. Mirrors the matrix service's rule so a run row and its cell agree.
+ * A figure's standard error as the paper's tables print it beside the value: "±2.1" (× 100, one
+ * decimal, like the value); "" when it has none (fewer than 2 samples of a mean, no samples).
  */
-export function headlineOf(summary: { mcq: { accuracy: number | null } | null; grounding: { mIoU: number } | null }): {
-  metric: "accuracy" | "mIoU";
-  value: number | null;
-} {
-  if (summary.grounding && !summary.mcq) return { metric: "mIoU", value: summary.grounding.mIoU };
-  return { metric: "accuracy", value: summary.mcq?.accuracy ?? null };
+export function seText(se: number | null | undefined): string {
+  return se == null ? "" : `±${(se * 100).toFixed(1)}`;
 }

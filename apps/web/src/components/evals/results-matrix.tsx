@@ -1,8 +1,12 @@
-import type { EvalMatrixOutput } from "@paravt/shared";
+"use client";
+import { EVAL_QUANTITIES, type EvalMatrixOutput } from "@paravt/shared";
 import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { Suspense } from "react";
 import { cn } from "../ui/cn";
 import { Th } from "../ui/table";
-import { MODE_LABEL, pct } from "./format";
+import { MODE_LABEL, pct, seText } from "./format";
+import { AVERAGE_KEY, averageOver, bestMarks, MIN_BEST_N_PARAM, minBestNFrom, type BestMarks } from "./matrix-best";
 
 type Row = EvalMatrixOutput["rows"][number];
 type Cell = Row["cells"][string];
@@ -11,28 +15,6 @@ const SECTIONS = [
   { withTool: false, title: "No tool" },
   { withTool: true, title: "With tool" },
 ] as const;
-
-/**
- * The best value of each column (and of Average), for bold like the paper's tables. A column
- * whose values are all equal has no best (bolding every 0.0 would only be noise).
- */
-function bestOf(rows: readonly Row[], columns: EvalMatrixOutput["columns"]) {
-  const best = new Map<string, number>();
-  const column = (key: string, values: (number | null | undefined)[]) => {
-    const nums = values.filter((v): v is number => v != null);
-    if (nums.length > 1 && Math.max(...nums) > Math.min(...nums)) best.set(key, Math.max(...nums));
-  };
-  for (const c of columns)
-    column(
-      c.datasetId,
-      rows.map((r) => r.cells[c.datasetId]?.value),
-    );
-  column(
-    "average",
-    rows.map((r) => r.average),
-  );
-  return best;
-}
 
 function CellBody({ cell, best, label }: { cell: Cell; best: boolean; label: string }) {
   const done = cell.status === "SUCCEEDED";
@@ -44,37 +26,125 @@ function CellBody({ cell, best, label }: { cell: Cell; best: boolean; label: str
         : cell.status === "CANCELLED"
           ? { text: "cancelled", tone: "text-warning" }
           : null;
+  // Every per-question-type figure of the run, headline included; a run with none shows "—".
+  const figures = cell.figures.length
+    ? cell.figures
+    : [{ quantity: cell.metric, value: cell.value, n: cell.n, se: cell.se }];
   return (
     <span className="inline-flex flex-col items-end">
-      <span className="whitespace-nowrap">
-        <span className={cn("tabular-nums", best && done && "font-semibold", !done && "text-muted")}>
-          {pct(cell.value)}
-        </span>
-        {cell.metric === "mIoU" && cell.value !== null && <span className="ml-1 text-[10px] text-muted">mIoU</span>}
-        {cell.errors > 0 && (
-          <sup
-            className="ml-1 rounded bg-danger/10 px-1 text-[10px] font-medium text-danger"
-            title={`${cell.errors} sample${cell.errors === 1 ? "" : "s"} failed (not counted as wrong)`}
-            aria-label={`${cell.errors} errors`}
+      {figures.map((f, i) => (
+        <span key={f.quantity} className="whitespace-nowrap" title={EVAL_QUANTITIES[f.quantity].definition}>
+          <span
+            className={cn("tabular-nums", best && f.quantity === cell.metric && "font-semibold", !done && "text-muted")}
           >
-            {cell.errors} err
-          </sup>
-        )}
-      </span>
+            {pct(f.value)}
+          </span>
+          {f.value !== null && f.se !== null && (
+            <span className="ml-1 text-[10px] tabular-nums text-muted" aria-label={`standard error ${seText(f.se)}`}>
+              {seText(f.se)}
+            </span>
+          )}
+          <span className="ml-1 text-[10px] text-muted">{EVAL_QUANTITIES[f.quantity].short}</span>
+          <span className="ml-1 text-[10px] tabular-nums text-muted" data-testid="figure-n">
+            n={f.n}
+          </span>
+          {i === 0 && cell.errors > 0 && (
+            <sup
+              className="ml-1 rounded bg-danger/10 px-1 text-[10px] font-medium text-danger"
+              title={`${cell.errors} sample${cell.errors === 1 ? "" : "s"} failed (not counted as wrong)`}
+              aria-label={`${cell.errors} errors`}
+            >
+              {cell.errors} err
+            </sup>
+          )}
+        </span>
+      ))}
       {note && <span className={cn("text-[10px]", note.tone)}>{note.text}</span>}
       <span className="sr-only">{label}</span>
     </span>
   );
 }
 
+/** The "best" rule's minimum n (`?minN=`), why a column has no best, and what bold means. */
+function BestNote({ minN, marks }: { minN: number; marks: BestMarks }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const setMinN = (value: string) => {
+    const next = new URLSearchParams(params.toString());
+    const n = Number(value);
+    if (Number.isSafeInteger(n) && n >= 1) next.set(MIN_BEST_N_PARAM, String(n));
+    else next.delete(MIN_BEST_N_PARAM);
+    const q = next.toString();
+    router.replace(q ? `${pathname}?${q}` : pathname, { scroll: false });
+  };
+  return (
+    <div className="flex flex-col gap-1 border-t border-line px-4 py-2 text-xs text-muted" data-testid="best-note">
+      <div className="flex flex-wrap items-center gap-2">
+        <span>
+          Bold: the best headline value of a column, marked only when every value in it is from a finished run over at
+          least
+        </span>
+        <label className="inline-flex items-center gap-1">
+          <span className="sr-only">Minimum samples for best</span>
+          <input
+            type="number"
+            min={1}
+            step={1}
+            defaultValue={minN}
+            key={minN}
+            onBlur={(e) => setMinN(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") setMinN(e.currentTarget.value);
+            }}
+            className="w-16 rounded border border-line bg-surface px-1 py-0.5 text-right tabular-nums text-fg"
+          />
+        </label>
+        <span>samples (n). ± is the standard error.</span>
+      </div>
+      {marks.withheld.map((w) => (
+        <span key={w.key}>
+          No best in {w.name}: {w.reason}.
+        </span>
+      ))}
+    </div>
+  );
+}
+
 /**
  * Results like the paper's main table: one row per (model, prompt mode, K), "no tool" rows
  * (direct, reasoning) above "with tool" rows (agentic), one column per dataset plus the row's
- * average. MCQ accuracy in %, grounding as mIoU × 100; errors are counted next to the value,
- * never folded into it. Each cell opens its run's samples.
+ * average. Each cell lists its run's figure per question type (accuracy, score, mIoU × 100; the
+ * glossary of eval-quantities.ts), each with its standard error and n; errors are counted next to
+ * the value, never folded into it. Bold marks a column's best only on at least `minN` samples
+ * (matrix-best.ts). Each cell opens its run's samples.
  */
-export function ResultsMatrix({ projectId, matrix }: { projectId: string; matrix: EvalMatrixOutput }) {
-  const best = bestOf(matrix.rows, matrix.columns);
+export function ResultsMatrix(props: { projectId: string; matrix: EvalMatrixOutput }) {
+  // useSearchParams (the "best" rule's minimum n) needs a Suspense boundary.
+  return (
+    <Suspense fallback={<MatrixTable {...props} minN={minBestNFrom(null)} />}>
+      <MatrixWithParams {...props} />
+    </Suspense>
+  );
+}
+
+function MatrixWithParams(props: { projectId: string; matrix: EvalMatrixOutput }) {
+  return <MatrixTable {...props} minN={minBestNFrom(useSearchParams())} withControl />;
+}
+
+function MatrixTable({
+  projectId,
+  matrix,
+  minN,
+  withControl = false,
+}: {
+  projectId: string;
+  matrix: EvalMatrixOutput;
+  minN: number;
+  withControl?: boolean;
+}) {
+  const marks = bestMarks(matrix.rows, matrix.columns, minN);
+  const best = marks.best;
   const width = 3 + matrix.columns.length + 1;
   return (
     <div className="overflow-x-auto rounded-lg border border-line bg-surface">
@@ -138,10 +208,18 @@ export function ResultsMatrix({ projectId, matrix }: { projectId: string; matrix
                     <td
                       className={cn(
                         "px-4 py-2.5 text-right tabular-nums",
-                        r.average !== null && best.get("average") === r.average && "font-semibold",
+                        r.average !== null && best.get(AVERAGE_KEY) === r.average && "font-semibold",
                       )}
                     >
                       {pct(r.average)}
+                      {r.average !== null && (
+                        <span
+                          className="ml-1 text-[10px] font-normal text-muted"
+                          title="Mean of the row's headline figures"
+                        >
+                          of {averageOver(r)}
+                        </span>
+                      )}
                     </td>
                   </tr>
                 );
@@ -159,6 +237,7 @@ export function ResultsMatrix({ projectId, matrix }: { projectId: string; matrix
           </tbody>
         )}
       </table>
+      {withControl && matrix.rows.length > 0 && <BestNote minN={minN} marks={marks} />}
     </div>
   );
 }

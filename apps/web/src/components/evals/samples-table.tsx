@@ -1,5 +1,5 @@
 "use client";
-import type { EvalSampleRow } from "@paravt/shared";
+import { sampleNumberWord, type EvalSampleRow } from "@paravt/shared";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
@@ -12,7 +12,14 @@ function Outcome({ row }: { row: EvalSampleRow }) {
   if (row.status === "ERROR") return <Badge tone="danger">error</Badge>;
   if (row.correct === true) return <Badge tone="success">correct</Badge>;
   if (row.correct === false) return <Badge tone="warning">wrong</Badge>;
-  return <Badge>scored {row.score == null ? "—" : row.score.toFixed(2)}</Badge>;
+  // No verdict: the row's number in the glossary's word (IoU for grounding, score for open-ended).
+  const word = sampleNumberWord(row.questionType);
+  if (row.questionType === "mcq") return <Badge>{word}</Badge>;
+  return (
+    <Badge>
+      {word} {row.score == null ? "—" : row.score.toFixed(2)}
+    </Badge>
+  );
 }
 
 /** Where the selection of a run's filtered view is remembered, so Back returns to the same row. */

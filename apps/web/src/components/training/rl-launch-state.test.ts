@@ -6,7 +6,10 @@ import {
   recipeRows,
   rlCostPreview,
   rlCostText,
+  specDifferences,
+  suiteMaxNewTokens,
   validateRlLaunch,
+  withSuite,
   type RlFormState,
 } from "./rl-launch-state";
 
@@ -97,5 +100,47 @@ describe("presets", () => {
     expect(rows["Think prefix"]).toMatchObject({ value: "off", differs: true });
     expect(rows["Frame gating"]).toMatchObject({ value: "off (K = 64)", differs: true });
     expect(rows["Format weight"]).toMatchObject({ differs: false });
+  });
+});
+
+describe("max new tokens: what the suite needs, labelled against SPEC §3 (issue 41 item 1)", () => {
+  const turnTokens = {
+    tokenizer: { version: 2, hash: "h" },
+    main: { turns: 8467, p50: 75, p99: 237, max: 270 },
+    sub: { turns: 6246, p50: 63, p99: 114, max: 136 },
+  };
+  const measured = { kind: "needle-suite", dir: "/s", turnTokens };
+
+  it("defaults to the suite's measured need, never the trainer's 64 that cut 14 of 16 turns", () => {
+    const d = suiteMaxNewTokens(measured);
+    expect(d).toMatchObject({ value: 320, measured: true });
+    expect(d.reason).toMatch(/p99 main-agent turn is 237 tokens/);
+    const form = initialRlForm("r", "d1", "para-grpo", d.value);
+    expect(form.overrides.maxNewTokens).toBe("320");
+    expect(validateRlLaunch("p1", form).input?.overrides.maxNewTokens).toBe(320);
+    expect(presetOverrides("vanilla-grpo", d.value).maxNewTokens).toBe("320");
+  });
+
+  it("an unmeasured suite gets SPEC §3's 2048 and says why", () => {
+    expect(suiteMaxNewTokens({ kind: "needle-suite", dir: "/s" })).toMatchObject({ value: 2048, measured: false });
+    expect(initialRlForm("r", "d1").overrides.maxNewTokens).toBe("2048");
+  });
+
+  it("names every default that is not SPEC §3's value, and nothing when all are", () => {
+    expect(specDifferences(initialRlForm("r", "d1").overrides)).toEqual([]);
+    expect(specDifferences(initialRlForm("r", "d1", "para-grpo", 320).overrides)).toEqual([
+      { key: "maxNewTokens", label: "Max new tokens", value: "320", spec: 2048 },
+    ]);
+    // Knobs SPEC §3 does not name (prompts per step, max turns) are never reported as differing.
+    const s = withOverrides(initialRlForm("r", "d1"), { promptsPerStep: "2", maxTurns: "1", lr: "1e-5" });
+    expect(specDifferences(s.overrides).map((d) => d.key)).toEqual(["lr"]);
+  });
+
+  it("another suite: the default follows it unless the person typed their own", () => {
+    const form = initialRlForm("r", "d1", "para-grpo", 320);
+    expect(withSuite(form, "d2", 320, 160).overrides.maxNewTokens).toBe("160");
+    expect(withSuite(form, "d2", 320, 160).datasetId).toBe("d2");
+    const typed = withOverrides(form, { maxNewTokens: "384" });
+    expect(withSuite(typed, "d2", 320, 160).overrides.maxNewTokens).toBe("384");
   });
 });

@@ -3,19 +3,27 @@
 // preset sets, and the cost preview. Pure, so the form and its unit test see exactly what the API
 // will be sent.
 import { PARA_GRPO, VANILLA_GRPO, type Recipe } from "@paravt/protocol";
-import { rlLaunchInput, type RL_PRESET_NAMES } from "@paravt/shared";
+import {
+  datasetTurnTokens,
+  maxNewTokensReason,
+  measuredMaxNewTokens,
+  rlLaunchInput,
+  SPEC_MAX_NEW_TOKENS,
+  type RL_PRESET_NAMES,
+} from "@paravt/shared";
 
 export type RlPresetName = (typeof RL_PRESET_NAMES)[number];
 
 /**
- * SPEC §3 reference hyper-parameters, as the trainer's RlConfigSchema defaults them
- * (packages/rl/src/config.ts is server-only, so its defaults are mirrored here for display).
- * maxNewTokens: SPEC says 2048; the trainer defaults to 64 so a CPU step of nano takes seconds.
+ * The form's defaults: the trainer's RlConfigSchema defaults (packages/rl/src/config.ts is
+ * server-only, so they are mirrored here), SPEC §3's where SPEC §3 gives a value (`SPEC3`).
+ * maxNewTokens is the chosen suite's measured need (`suiteMaxNewTokens`); this 2048 (SPEC §3) is
+ * only the fallback for a suite imported before its turns were measured.
  */
 export const RL_DEFAULTS = {
   groupSize: 8,
   promptsPerStep: 4,
-  maxNewTokens: 64,
+  maxNewTokens: SPEC_MAX_NEW_TOKENS,
   maxTurns: 3,
   maxParallel: 5,
   temperature: 0.7,
@@ -33,6 +41,27 @@ export const RL_DEFAULTS = {
 } as const;
 
 export type OverrideKey = keyof typeof RL_DEFAULTS | "formatWeight" | "anchorWeight";
+
+/** SPEC §3's reference value of each knob it names; the others are the workbench's own settings. */
+export const SPEC3: Partial<Record<OverrideKey, number>> = {
+  groupSize: 8,
+  maxNewTokens: SPEC_MAX_NEW_TOKENS,
+  temperature: 0.7,
+  validationTemperature: 0.6,
+  lr: 2e-6,
+  clip: 0.2,
+  klCoef: 0.01,
+  rewardBias: -0.2,
+  rewardScale: 10,
+  behaviourCap: 5,
+  gradClip: 1,
+};
+
+/** The suite's default max new tokens and why (from the dataset's `source.turnTokens`). */
+export function suiteMaxNewTokens(source: unknown): { value: number; measured: boolean; reason: string } {
+  const stats = datasetTurnTokens(source);
+  return { value: measuredMaxNewTokens(stats), measured: stats !== null, reason: maxNewTokensReason(stats) };
+}
 
 /** Every override in the order the form shows them, with its label and why it matters. */
 export const OVERRIDE_FIELDS: readonly { key: OverrideKey; label: string; hint: string }[] = [
@@ -98,19 +127,62 @@ export interface RlFormState {
   overrides: Record<OverrideKey, string>;
 }
 
-/** The knobs a preset fills in: SPEC §3 defaults, and the preset's recipe weights (SPEC §2). */
-export function presetOverrides(preset: RlPresetName): Record<OverrideKey, string> {
+/**
+ * The knobs a preset fills in: the defaults (SPEC §3 where it gives a value), the suite's
+ * measured max new tokens, and the preset's recipe weights (SPEC §2).
+ */
+export function presetOverrides(
+  preset: RlPresetName,
+  maxNewTokens: number = RL_DEFAULTS.maxNewTokens,
+): Record<OverrideKey, string> {
   const r = PRESET_RECIPES[preset];
   const out = Object.fromEntries(Object.entries(RL_DEFAULTS).map(([k, v]) => [k, String(v)]));
-  return { ...out, formatWeight: String(r.formatWeight), anchorWeight: String(r.anchorWeight) } as Record<
-    OverrideKey,
-    string
-  >;
+  return {
+    ...out,
+    maxNewTokens: String(maxNewTokens),
+    formatWeight: String(r.formatWeight),
+    anchorWeight: String(r.anchorWeight),
+  } as Record<OverrideKey, string>;
+}
+
+/** The knobs whose value is not SPEC §3's, with both values (the form's honest badge). */
+export function specDifferences(
+  overrides: Record<OverrideKey, string>,
+): { key: OverrideKey; label: string; value: string; spec: number }[] {
+  return OVERRIDE_FIELDS.flatMap((f) => {
+    const spec = SPEC3[f.key];
+    return spec !== undefined && Number(overrides[f.key]) !== spec
+      ? [{ key: f.key, label: f.label, value: overrides[f.key], spec }]
+      : [];
+  });
+}
+
+/**
+ * Another suite picked: max new tokens follows the new suite's measurement unless the person
+ * typed their own value (it still equals the previous suite's default).
+ */
+export function withSuite(
+  s: RlFormState,
+  datasetId: string,
+  previousDefault: number,
+  nextDefault: number,
+): RlFormState {
+  const untouched = Number(s.overrides.maxNewTokens) === previousDefault;
+  return {
+    ...s,
+    datasetId,
+    overrides: untouched ? { ...s.overrides, maxNewTokens: String(nextDefault) } : s.overrides,
+  };
 }
 
 const SCHEMA_DEFAULTS = rlLaunchInput.pick({ steps: true, checkpointEvery: true, seed: true }).parse({});
 
-export function initialRlForm(name: string, datasetId: string, preset: RlPresetName = "para-grpo"): RlFormState {
+export function initialRlForm(
+  name: string,
+  datasetId: string,
+  preset: RlPresetName = "para-grpo",
+  maxNewTokens: number = RL_DEFAULTS.maxNewTokens,
+): RlFormState {
   return {
     name,
     datasetId,
@@ -119,7 +191,7 @@ export function initialRlForm(name: string, datasetId: string, preset: RlPresetN
     steps: String(SCHEMA_DEFAULTS.steps),
     checkpointEvery: String(SCHEMA_DEFAULTS.checkpointEvery),
     seed: String(SCHEMA_DEFAULTS.seed),
-    overrides: presetOverrides(preset),
+    overrides: presetOverrides(preset, maxNewTokens),
   };
 }
 

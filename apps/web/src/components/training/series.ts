@@ -24,13 +24,59 @@ export interface ChartSpec {
 
 const BY_K = /^(.+)_k(\d+)$/;
 
-/** Group order of the page; the first matching rule wins, the rest goes to "Other". */
-const GROUPS: { id: string; title: string; test: (name: string) => boolean }[] = [
-  { id: "loss", title: "Loss & reward", test: (n) => /^(loss|val_loss|reward|token_accuracy|accuracy|val_)/.test(n) },
-  { id: "format", title: "Format & tools", test: (n) => /^(format|tool|parallel|turns|calls)/.test(n) },
-  { id: "policy", title: "KL, entropy, clip", test: (n) => /^(kl|entropy|clip|ratio|grad_norm|lr$|advantage)/.test(n) },
-  { id: "throughput", title: "Throughput", test: (n) => /(per_s|_ms|_time|_s$|tokens|frames)/.test(n) },
+/**
+ * A name as words: lower case, the separators ingestion allows (`_ . / : -`) as `_`, a leading
+ * `train_` dropped (W&B-style `train/loss` groups with `loss`).
+ */
+function words(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[./:-]/g, "_")
+    .replace(/^train_/, "");
+}
+
+const VALIDATION = /^(val|valid|validation|eval|test)_/;
+
+/**
+ * The groups in page order. A name goes to the first group of MATCH_ORDER whose rule (on
+ * `words(name)`) it matches, else to "Other". The rules cover the names train.sft and train.rl
+ * write (workers/src/handlers/handle-train-*.ts) and the usual names of an ingested trainer.
+ */
+const GROUPS: { id: string; title: string; test: (n: string) => boolean }[] = [
+  { id: "loss", title: "Loss & accuracy", test: (n) => /(^|_)loss(_|$)|^(token_)?acc(uracy)?$/.test(n) },
+  { id: "reward", title: "Reward", test: (n) => /^(reward|return|advantage|score)/.test(n) },
+  {
+    id: "format",
+    title: "Format & tools",
+    test: (n) => /^(format|tool|parallel|turns|calls|crop|error_rate|truncat|capped)/.test(n),
+  },
+  { id: "by-k", title: "Metrics by K", test: (n) => BY_K.test(n) },
+  {
+    id: "policy",
+    title: "KL, entropy, clip",
+    test: (n) => /^(kl|entropy|clip_frac|ratio|behaviour|importance)/.test(n),
+  },
+  {
+    id: "optimizer",
+    title: "Optimizer",
+    test: (n) => /^(grad_norm|lr|learning_rate|clip_scale|weight_norm)($|_)/.test(n),
+  },
+  { id: "throughput", title: "Throughput", test: (n) => /(per_s(ec)?|_ms|_time|_s|_seconds|tokens|frames)$/.test(n) },
+  { id: "validation", title: "Validation", test: (n) => VALIDATION.test(n) },
 ];
+
+/** Validation first (`val_accuracy_k16` is validation), then families by K, then the page order. */
+const MATCH_ORDER = [
+  "validation",
+  "by-k",
+  ...GROUPS.map((g) => g.id).filter((id) => id !== "validation" && id !== "by-k"),
+].map((id) => GROUPS.find((g) => g.id === id)!);
+
+/** The group id of a metric name (a `<base>_k<K>` series goes with its family). */
+export function groupOf(name: string): string {
+  const n = words(name);
+  return MATCH_ORDER.find((g) => g.test(n))?.id ?? "other";
+}
 
 export function groupCharts(names: readonly string[]): ChartGroup[] {
   const byK = new Map<string, { name: string; k: number }[]>();
@@ -40,29 +86,22 @@ export function groupCharts(names: readonly string[]): ChartGroup[] {
     if (m) byK.set(m[1]!, [...(byK.get(m[1]!) ?? []), { name, k: Number(m[2]) }]);
     else singles.push(name);
   }
-  const groups: ChartGroup[] = [...GROUPS, { id: "other", title: "Other", test: () => true }].map((g) => ({
+  const groups: ChartGroup[] = [...GROUPS, { id: "other", title: "Other" }].map((g) => ({
     id: g.id,
     title: g.title,
     charts: [],
   }));
-  for (const name of singles) {
-    const i = GROUPS.findIndex((g) => g.test(name));
-    groups[i === -1 ? groups.length - 1 : i]!.charts.push({
-      id: name,
-      title: titleOf(name),
-      series: [{ name, label: titleOf(name) }],
-    });
-  }
-  const kGroup: ChartGroup = { id: "by-k", title: "Metrics by K", charts: [] };
+  const add = (name: string, chart: ChartSpec) => groups.find((g) => g.id === groupOf(name))!.charts.push(chart);
+  for (const name of singles) add(name, { id: name, title: titleOf(name), series: [{ name, label: titleOf(name) }] });
   for (const [base, members] of [...byK.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     members.sort((a, b) => a.k - b.k);
-    kGroup.charts.push({
+    add(members[0]!.name, {
       id: `${base}_by_k`,
       title: `${titleOf(base)} by K`,
       series: members.map((m) => ({ name: m.name, label: `K=${m.k}` })),
     });
   }
-  return [...groups.slice(0, -1), kGroup, groups.at(-1)!].filter((g) => g.charts.length > 0);
+  return groups.filter((g) => g.charts.length > 0);
 }
 
 /** The chart title of a metric name: underscores read as spaces ("token_accuracy" -> "token accuracy"). */
@@ -70,12 +109,110 @@ export function titleOf(name: string): string {
   return name.replaceAll("_", " ");
 }
 
+/**
+ * Whether a metric is a share in [0, 1] (drawn on a fixed 0-100 % axis): its last word (before a
+ * `_k<K>` suffix) is accuracy / acc / compliance / fraction / rate / share, as in
+ * `format_compliance`, `tool_call_rate`, `error_rate`, `clip_fraction`, `token_accuracy`,
+ * `accuracy_k16`, `val_format_compliance`. Rewards (`reward_acc` is a mean reward) and learning
+ * rates are not.
+ */
+export function isRate(name: string): boolean {
+  const n = words(name).replace(VALIDATION, "");
+  if (/^reward|(^|_)(learning_rate|lr|frame_rate|sample_rate|bit_rate)$/.test(n)) return false;
+  return /(^|_)(accuracy|acc|compliance|fraction|rate|share)(_k\d+)?$/.test(n);
+}
+
 /** Value format by name: rates and accuracies in %, learning rates in exponent form. */
 export function formatFor(name: string): (v: number) => string {
-  if (/(accuracy|_rate|compliance|fraction|_acc$|_acc_)/.test(name)) return (v) => `${(v * 100).toFixed(1)}%`;
-  if (name === "lr") return (v) => v.toExponential(1);
+  if (isRate(name)) return (v) => `${(v * 100).toFixed(1)}%`;
+  if (/^(lr|learning_rate)$/.test(words(name))) return (v) => v.toExponential(1);
   if (/(per_s|_ms)$/.test(name)) return (v) => v.toFixed(0);
   return (v) => (Math.abs(v) >= 1000 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(3));
+}
+
+/** The y axis of a chart: scale, domain, ticks and the two formats (axis ticks, values). */
+export interface YAxisSpec {
+  scale: "linear" | "log";
+  /** Undefined: recharts' default ([0, auto] linear). */
+  domain?: [number | "auto", number | "auto"];
+  ticks?: number[];
+  tick: (v: number) => string;
+  value: (v: number) => string;
+  /** Why a log scale that was asked for is not drawn. */
+  note: string | null;
+}
+
+const RATE_TICKS = [0, 0.25, 0.5, 0.75, 1];
+
+/**
+ * The y axis of the chart of `name` over `values` (every value drawn). A rate gets the fixed
+ * domain [0, 1] shown as 0-100 % (recharts' automatic domain made a rate that stayed at 0 read
+ * 0-400 %). A log scale is drawn only over positive values; otherwise the chart stays linear and
+ * says why.
+ */
+export function yAxisFor(name: string, values: readonly number[], log: boolean): YAxisSpec {
+  const value = formatFor(name);
+  const rate = isRate(name);
+  const finite = values.filter(Number.isFinite);
+  if (log) {
+    const min = finite.length ? Math.min(...finite) : NaN;
+    if (finite.length && min > 0) return { scale: "log", domain: ["auto", "auto"], tick: value, value, note: null };
+    const note = finite.length
+      ? `log scale needs values above 0 (min ${value(min)}): linear`
+      : "log scale needs values: linear";
+    return { ...linear(rate, value), note };
+  }
+  return { ...linear(rate, value), note: null };
+}
+
+function linear(rate: boolean, value: (v: number) => string): Omit<YAxisSpec, "note"> {
+  if (!rate) return { scale: "linear", tick: value, value };
+  return { scale: "linear", domain: [0, 1], ticks: RATE_TICKS, tick: (v) => `${Math.round(v * 100)}%`, value };
+}
+
+/**
+ * The name of a line in the tooltip and legend, never empty: the run (in an overlay) and the
+ * series (`K=16` in a family, else the metric's title).
+ */
+export function lineLabel(opts: {
+  overlay: boolean;
+  runName: string;
+  family: boolean;
+  series: { name: string; label: string };
+}): string {
+  const series = opts.family ? opts.series.label : titleOf(opts.series.name);
+  return opts.overlay ? `${opts.runName} · ${series}` : series;
+}
+
+/** What the dashboard shows: the groups of the charts that match the search and are not hidden. */
+export interface PanelView {
+  groups: ChartGroup[];
+  /** Hidden charts that match the search (listed so they can be shown again). */
+  hidden: ChartSpec[];
+  /** Charts that match the search, hidden or not. */
+  matching: number;
+}
+
+/**
+ * Filters the panels: a chart matches when every word of the query is in its title, its metric
+ * names or its group's title (case-insensitive; `_` and space alike); `hidden` holds chart ids.
+ */
+export function visiblePanels(groups: readonly ChartGroup[], query: string, hidden: readonly string[]): PanelView {
+  const norm = (s: string) => s.toLowerCase().replaceAll("_", " ");
+  const terms = norm(query).split(/\s+/).filter(Boolean);
+  const hide = new Set(hidden);
+  const out: PanelView = { groups: [], hidden: [], matching: 0 };
+  for (const g of groups) {
+    const charts = g.charts.filter((c) => {
+      const hay = norm([g.title, c.title, c.id, ...c.series.map((s) => s.name)].join(" "));
+      return terms.every((t) => hay.includes(t));
+    });
+    out.matching += charts.length;
+    out.hidden.push(...charts.filter((c) => hide.has(c.id)));
+    const shown = charts.filter((c) => !hide.has(c.id));
+    if (shown.length) out.groups.push({ ...g, charts: shown });
+  }
+  return out;
 }
 
 /**

@@ -2,7 +2,7 @@
 import { RL_PRESET_NAMES } from "@paravt/shared";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useMemo, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { errorMessage, useTRPC } from "@/trpc/client";
 import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
@@ -20,7 +20,10 @@ import {
   recipeRows,
   rlCostPreview,
   rlCostText,
+  specDifferences,
+  suiteMaxNewTokens,
   validateRlLaunch,
+  withSuite,
   type OverrideKey,
   type RlFormState,
   type RlPresetName,
@@ -58,11 +61,21 @@ export function TrainRlForm({
 
   const suites = (datasets.data ?? []).filter((d) => d.source.kind === "needle-suite");
   const checkpoints = (models.data ?? []).filter((m) => m.kind === "NANO_CHECKPOINT");
+  // Max new tokens defaults to what the chosen suite's turns need (measured at its import).
+  const suiteTokens = suiteMaxNewTokens(suites.find((d) => d.id === form.datasetId)?.source);
+  const shownDefault = useRef(suiteTokens.value);
+  useEffect(() => {
+    const previous = shownDefault.current;
+    if (previous === suiteTokens.value) return;
+    shownDefault.current = suiteTokens.value;
+    setForm((f) => withSuite(f, f.datasetId, previous, suiteTokens.value));
+  }, [suiteTokens.value]);
   const check = useMemo(() => validateRlLaunch(projectId, form), [projectId, form]);
   const cost = rlCostPreview(form);
   const gated = PRESET_RECIPES[form.preset].nframesGating;
-  const defaults = presetOverrides(form.preset);
+  const defaults = presetOverrides(form.preset, suiteTokens.value);
   const changed = OVERRIDE_FIELDS.filter((f) => Number(form.overrides[f.key]) !== Number(defaults[f.key]));
+  const notSpec = specDifferences(form.overrides);
 
   function update(field: string, patch: Partial<RlFormState>) {
     setForm((f) => ({ ...f, ...patch }));
@@ -75,8 +88,8 @@ export function TrainRlForm({
   const advancedErrors = OVERRIDE_FIELDS.some((f) => check.errors[`overrides.${f.key}`]);
 
   function choosePreset(preset: RlPresetName) {
-    // A preset is a full recipe: it resets the knobs to the SPEC §3 defaults and its §2 weights.
-    setForm((f) => ({ ...f, preset, overrides: presetOverrides(preset) }));
+    // A preset is a full recipe: it resets the knobs to the defaults and its §2 weights.
+    setForm((f) => ({ ...f, preset, overrides: presetOverrides(preset, suiteTokens.value) }));
   }
 
   function onSubmit(e: FormEvent<HTMLFormElement>) {
@@ -117,7 +130,7 @@ export function TrainRlForm({
               ))}
             </Select>
           </Field>
-          <Field label="Preset" hint="SPEC §2 recipe; resets the knobs to SPEC §3.">
+          <Field label="Preset" hint="SPEC §2 recipe; resets the knobs to the defaults.">
             <Select value={form.preset} onChange={(e) => choosePreset(e.target.value as RlPresetName)}>
               {RL_PRESET_NAMES.map((p) => (
                 <option key={p} value={p}>
@@ -177,14 +190,27 @@ export function TrainRlForm({
               {advanced ? "Hide advanced" : "Advanced"}
             </Button>
             {changed.length === 0 ? (
-              <Badge tone="success">SPEC §3 defaults</Badge>
+              <Badge tone="success">defaults</Badge>
             ) : (
               <Badge tone="warning">changed: {changed.map((f) => f.label).join(", ")}</Badge>
+            )}
+            {notSpec.length === 0 ? (
+              <Badge tone="success">SPEC §3 values</Badge>
+            ) : (
+              <Badge tone="accent">
+                not SPEC §3: {notSpec.map((d) => `${d.label} ${d.value} (SPEC ${d.spec})`).join(", ")}
+              </Badge>
             )}
             {advancedErrors && !advanced && (
               <span className="text-xs text-danger">An advanced setting is invalid.</span>
             )}
           </div>
+          {datasets.data && (
+            <p className="text-xs text-muted" data-testid="rl-max-new-tokens-reason">
+              Max new tokens defaults to {suiteTokens.value}: {suiteTokens.reason}. A turn cut at the cap loses its
+              answer and format; the run page warns when more than a tenth of a step&apos;s turns are cut.
+            </p>
+          )}
           {advanced && (
             <div id="rl-advanced" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
               {OVERRIDE_FIELDS.map((f) => (

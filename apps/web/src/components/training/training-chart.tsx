@@ -13,7 +13,7 @@ import {
   YAxis,
 } from "recharts";
 import type { XAxisKind } from "./dashboard-params";
-import { emaSmooth, formatSeconds, type ChartPoint } from "./series";
+import { emaSmooth, formatSeconds, yAxisFor, type ChartPoint } from "./series";
 
 export interface ChartLine {
   key: string;
@@ -49,14 +49,18 @@ function mergeRows(lines: ChartLine[], x: XAxisKind, smooth: number) {
  * One metric chart of the dashboard (one or more lines). Points arrive downsampled by the server;
  * smoothing draws the EMA over a faint raw line; dragging across the plot selects a window that
  * the page re-fetches at full detail (onZoom); a click without a drag picks the step under the
- * pointer (onPick), marked by a vertical line.
+ * pointer (onPick), marked by a vertical line. The y axis follows the metric (`yAxisFor`: a rate on
+ * 0-100 %, a log scale when asked and the values allow it); steps are integer ticks.
  */
 export function TrainingChart({
   title,
   lines,
   x,
   smooth,
-  format,
+  metric,
+  log = false,
+  onToggleLog,
+  onHide,
   total,
   onZoom,
   onPick,
@@ -66,7 +70,12 @@ export function TrainingChart({
   lines: ChartLine[];
   x: XAxisKind;
   smooth: number;
-  format: (v: number) => string;
+  /** The metric whose axis and format the chart uses (the first series of a family). */
+  metric: string;
+  /** A log y axis asked for (drawn only over positive values). */
+  log?: boolean;
+  onToggleLog?: () => void;
+  onHide?: () => void;
   total: number;
   onZoom: (range: { from: number; to: number }) => void;
   /** A click on the plot: the step of the nearest point (by step, or by wall time mapped back). */
@@ -75,6 +84,16 @@ export function TrainingChart({
   picked?: number | null;
 }) {
   const data = useMemo(() => mergeRows(lines, x, smooth), [lines, x, smooth]);
+  const axis = useMemo(
+    () =>
+      yAxisFor(
+        metric,
+        lines.flatMap((l) => l.points.map((p) => p.value)),
+        log,
+      ),
+    [metric, lines, log],
+  );
+  const format = axis.value;
   const stepAt = (at: number) => data.find((r) => r.x === at)?.[STEP];
   const pickedX = picked == null ? undefined : x === "step" ? picked : data.find((r) => r[STEP] === picked)?.x;
   const [drag, setDrag] = useState<{ a: number; b: number } | null>(null);
@@ -84,13 +103,43 @@ export function TrainingChart({
   const label = (v: unknown) => (typeof v === "number" ? v : Number(v));
   return (
     <figure className="rounded-lg border border-line bg-surface p-4" aria-label={`${title} chart`}>
-      <figcaption className="mb-2 flex items-baseline justify-between gap-2 text-sm">
+      <figcaption className="mb-2 flex items-baseline gap-2 text-sm">
         <span className="font-medium">{title}</span>
-        <span className="truncate font-mono text-xs text-muted" data-testid={`metric-${title}`}>
-          {single ? (last ? `${format(last.value)} @ step ${last.step}` : "no data yet") : `${lines.length} runs`} ·{" "}
+        <span className="ml-auto truncate font-mono text-xs text-muted" data-testid={`metric-${title}`}>
+          {single ? (last ? `${format(last.value)} @ step ${last.step}` : "no data yet") : `${lines.length} lines`} ·{" "}
           {total} pts
         </span>
+        <span className="flex shrink-0 items-center gap-1">
+          {onToggleLog && (
+            <button
+              type="button"
+              aria-pressed={log}
+              aria-label={`Log scale: ${title}`}
+              title="Log y axis (positive values only)"
+              onClick={onToggleLog}
+              className={`rounded border px-1.5 font-mono text-xs ${log ? "border-accent text-accent" : "border-line text-muted hover:text-fg"}`}
+            >
+              log
+            </button>
+          )}
+          {onHide && (
+            <button
+              type="button"
+              aria-label={`Hide ${title}`}
+              title="Hide this chart"
+              onClick={onHide}
+              className="rounded px-1.5 text-xs text-muted hover:bg-surface-2 hover:text-fg"
+            >
+              ×
+            </button>
+          )}
+        </span>
       </figcaption>
+      {axis.note && (
+        <p className="-mt-1 mb-1 text-xs text-warning" data-testid={`axis-note-${title}`}>
+          {axis.note}
+        </p>
+      )}
       <div className={`h-48 select-none ${onPick ? "cursor-pointer" : ""}`}>
         <ResponsiveContainer width="100%" height="100%">
           <LineChart
@@ -117,11 +166,20 @@ export function TrainingChart({
               dataKey="x"
               type="number"
               domain={["dataMin", "dataMax"]}
+              allowDecimals={false}
               stroke="var(--muted)"
               fontSize={11}
               tickFormatter={xFormat}
             />
-            <YAxis stroke="var(--muted)" fontSize={11} width={52} tickFormatter={(v: number) => format(v)} />
+            <YAxis
+              stroke="var(--muted)"
+              fontSize={11}
+              width={52}
+              scale={axis.scale}
+              {...(axis.domain ? { domain: axis.domain } : {})}
+              {...(axis.ticks ? { ticks: axis.ticks } : {})}
+              tickFormatter={(v: number) => axis.tick(v)}
+            />
             <Tooltip
               contentStyle={{ background: "var(--surface)", border: "1px solid var(--line)", fontSize: 12 }}
               formatter={(v, name) => [format(Number(v)), String(name)]}

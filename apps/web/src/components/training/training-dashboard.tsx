@@ -5,9 +5,16 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { errorMessage, useTRPC } from "@/trpc/client";
-import { dashboardParamsFrom, dashboardSearch, DEFAULT_SMOOTHING, type DashboardParams } from "./dashboard-params";
+import { Input } from "@/components/ui/input";
+import {
+  dashboardParamsFrom,
+  dashboardSearch,
+  DEFAULT_SMOOTHING,
+  toggleId,
+  type DashboardParams,
+} from "./dashboard-params";
 import { exportRunMetrics } from "./export-metrics";
-import { formatFor, formatSeconds, groupCharts } from "./series";
+import { formatSeconds, groupCharts, lineLabel, visiblePanels } from "./series";
 import { TrainingChart, type ChartLine } from "./training-chart";
 
 /** Run colors of an overlay: the design tokens' lane colors, in order (at most 5 runs distinct). */
@@ -22,7 +29,8 @@ const NAMES_PER_CALL = 64;
 
 /**
  * The charts of one training run, or of several overlaid (one line per run): every series the
- * runs have, grouped; smoothing, x by step or wall time and the zoom window live in the URL.
+ * runs have, grouped; smoothing, x by step or wall time, the zoom window, log axes and hidden
+ * charts live in the URL; a search box filters the charts by name.
  * Charts refresh when the page's live subscription invalidates runs.metrics (SSE). With onPickStep
  * a click on any chart picks that step (the run page opens its rollouts), marked on every chart.
  */
@@ -46,6 +54,7 @@ export function TrainingDashboard({
   const lastSmooth = useRef(view.smooth || DEFAULT_SMOOTHING);
   const [exporting, setExporting] = useState<string | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
+  const [query, setQuery] = useState("");
 
   const setView = useCallback(
     (next: Partial<DashboardParams>) => {
@@ -113,6 +122,11 @@ export function TrainingDashboard({
   }, [runs, chunks, seriesQueries]);
 
   const groups = useMemo(() => groupCharts(names), [names]);
+  const hiddenKey = view.hidden.join(",");
+  const panels = useMemo(
+    () => visiblePanels(groups, query, hiddenKey ? hiddenKey.split(",") : []),
+    [groups, query, hiddenKey],
+  );
   const error = [...namesQueries, ...seriesQueries].find((q) => q.error)?.error;
   const loading = namesQueries.some((q) => q.isPending);
   const overlay = runs.length > 1;
@@ -181,6 +195,14 @@ export function TrainingDashboard({
             Drag across a chart to zoom{onPickStep ? " · click a point for that step's rollouts" : ""}
           </span>
         )}
+        <Input
+          type="search"
+          aria-label="Search metrics"
+          placeholder="Search metrics…"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          className="h-8 w-48"
+        />
         {!overlay && (
           <span className="ml-auto flex items-center gap-2">
             <Button
@@ -205,7 +227,29 @@ export function TrainingDashboard({
       {error && <Alert>{errorMessage(error)}</Alert>}
       {exportError && <Alert>{exportError}</Alert>}
       {!loading && names.length === 0 && <p className="text-sm text-muted">No metrics recorded yet.</p>}
-      {groups.map((g) => (
+      {names.length > 0 && panels.matching === 0 && (
+        <p className="text-sm text-muted">No chart matches &ldquo;{query}&rdquo;.</p>
+      )}
+      {panels.hidden.length > 0 && (
+        <div className="flex flex-wrap items-center gap-2 text-xs" role="group" aria-label="Hidden charts">
+          <span className="text-muted">Hidden:</span>
+          {panels.hidden.map((c) => (
+            <button
+              key={c.id}
+              type="button"
+              aria-label={`Show ${c.title}`}
+              onClick={() => setView({ hidden: view.hidden.filter((id) => id !== c.id) })}
+              className="rounded-full border border-line px-2 py-0.5 text-muted hover:text-fg"
+            >
+              {c.title} +
+            </button>
+          ))}
+          <Button size="sm" variant="ghost" onClick={() => setView({ hidden: [] })}>
+            Show all
+          </Button>
+        </div>
+      )}
+      {panels.groups.map((g) => (
         <section key={g.id} aria-label={g.title} className="flex flex-col gap-2">
           <h2 className="text-sm font-semibold text-muted">{g.title}</h2>
           <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
@@ -219,9 +263,7 @@ export function TrainingDashboard({
                   total += data.total;
                   lines.push({
                     key: `${r.id}:${s.name}`,
-                    label: [overlay ? r.name : null, chart.series.length > 1 ? s.label : null]
-                      .filter(Boolean)
-                      .join(" · "),
+                    label: lineLabel({ overlay, runName: r.name, family: chart.series.length > 1, series: s }),
                     // Overlay: one color per run; a K family in one run: one color per K.
                     color: RUN_COLORS[(overlay ? ri : si) % RUN_COLORS.length]!,
                     ...(overlay && si > 0 ? { dash: DASHES[(si - 1) % DASHES.length] } : {}),
@@ -236,7 +278,10 @@ export function TrainingDashboard({
                   lines={lines}
                   x={view.x}
                   smooth={view.smooth}
-                  format={formatFor(chart.series[0]!.name)}
+                  metric={chart.series[0]!.name}
+                  log={view.log.includes(chart.id)}
+                  onToggleLog={() => setView({ log: toggleId(view.log, chart.id) })}
+                  onHide={() => setView({ hidden: toggleId(view.hidden, chart.id) })}
                   total={total}
                   onZoom={(zoom) => setView({ zoom })}
                   {...(onPickStep ? { onPick: onPickStep, picked: pickedStep ?? null } : {})}

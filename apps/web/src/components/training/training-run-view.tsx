@@ -1,6 +1,7 @@
 "use client";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback } from "react";
+import { RlTokenCapBanner } from "../runs/token-cap-banner";
 import { rolloutStepFrom, rolloutStepSearch } from "./rollout-step";
 import { StepRolloutsPanel } from "./step-rollouts-panel";
 import { TrainingDashboard } from "./training-dashboard";
@@ -32,6 +33,7 @@ export function TrainingRunView({
   );
   return (
     <>
+      {rl && <RlTokenCapBanner projectId={projectId} runId={run.id} />}
       <TrainingDashboard
         projectId={projectId}
         runs={[{ id: run.id, name: run.name }]}

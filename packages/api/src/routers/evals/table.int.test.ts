@@ -304,6 +304,34 @@ describe("eval summaries and the group table on stored rows", () => {
     expect(stored.summary).toMatchObject({ formatCompliance: { n: 3, compliant: 2 } });
   });
 
+  it("gives every matrix cell its per-question-type figures with n and standard error", async () => {
+    // A summary stored before grounding had a standard error is recomputed from the rows.
+    const { summary } = await fx.asViewer.evals.byId({ projectId, runId: runs.charades.id });
+    const { se: _se, ...olderGrounding } = summary.grounding!;
+    await db().run.update({
+      where: { id: runs.charades.id },
+      data: { summary: { ...summary, grounding: olderGrounding } },
+    });
+    const m = await fx.asViewer.evals.matrix({ projectId, groupId: group.id });
+    const paravt = m.rows.find((r) => r.modelName === "ParaVT-8B" && r.mode === "agentic_minimal")!;
+    const charades = Object.values(paravt.cells)[0]!;
+    // IoUs 0.8, 0.5, 0.25, 0: mean 0.3875, sample SD over n - 1 = 3, SE = SD / sqrt(4).
+    const sd = Math.sqrt([0.8, 0.5, 0.25, 0].reduce((a, v) => a + (v - 0.3875) ** 2, 0) / 3);
+    expect(charades).toMatchObject({ metric: "mIoU", n: 4, answered: 4, errors: 0 });
+    expect(charades.se).toBeCloseTo(sd / 2, 12);
+    expect(charades.figures).toHaveLength(1);
+    expect(charades.figures[0]).toMatchObject({ quantity: "mIoU", n: 4 });
+    expect(charades.figures[0]!.se).toBeCloseTo(sd / 2, 12);
+    // VideoMME: 2 of 3 answered right (the ERROR episode is in no n), binomial SE sqrt(p(1-p)/n).
+    const videomme = m.rows.find((r) => r.modelName === "ParaVT-8B" && r.mode === "agentic_general")!;
+    const mcq = Object.values(videomme.cells)[0]!;
+    expect(mcq).toMatchObject({ metric: "accuracy", n: 3, errors: 1 });
+    expect(mcq.figures.map((f) => [f.quantity, f.n])).toEqual([["accuracy", 3]]);
+    expect(mcq.se).toBeCloseTo(Math.sqrt(((2 / 3) * (1 / 3)) / 3), 12);
+    const stored = await db().run.findUniqueOrThrow({ where: { id: runs.charades.id } });
+    expect((stored.summary as { grounding: { se: number } }).grounding.se).toBeCloseTo(sd / 2, 12);
+  });
+
   it("exports the group as the paper's main table, as CSV and Markdown, to viewers only", async () => {
     const input = { projectId, groupId: group.id };
     expect(await codeOf(fx.asOutsider.evals.table(input))).toBe("NOT_FOUND");

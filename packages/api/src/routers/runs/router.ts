@@ -14,10 +14,12 @@ import {
   runRefInput,
   stepRolloutsInput,
   stepRolloutsOutput,
+  tokenCapOutput,
 } from "@paravt/shared";
-import { assertCan, metrics, runEvents, runRecovery, runs, trainingRollouts } from "@paravt/shared/server";
+import { assertCan, metrics, runEvents, runRecovery, runs, tokenCap, trainingRollouts } from "@paravt/shared/server";
 import { z } from "zod";
 import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc";
+import { metricExportCsv } from "../../rest/text-answers";
 
 export const runsRouter = createTRPCRouter({
   list: projectProcedure
@@ -93,6 +95,8 @@ export const runsRouter = createTRPCRouter({
         summary: "Every point of the chosen series as CSV or JSON, one page of steps per call",
         protect: true,
       },
+      // REST: format=csv answers the CSV itself (text/csv), not a JSON string holding it.
+      restText: metricExportCsv,
     })
     .input(metricExportInput)
     .output(metricExportOutput)
@@ -103,6 +107,12 @@ export const runsRouter = createTRPCRouter({
     .input(configDiffInput)
     .output(configDiffOutput)
     .query(({ ctx, input }) => metrics.configDiff(ctx.access, input.runIds)),
+  /** Stored main-agent turns of a run and how many hit the generation cap (the eval run page's warning). */
+  tokenCap: projectProcedure
+    .meta({ scope: "READ" })
+    .input(runRefInput)
+    .output(tokenCapOutput)
+    .query(({ ctx, input }) => tokenCap.runTokenCap(ctx.access, input.runId)),
   /**
    * The rollouts an RL run kept of one step (a chart point's "rollouts of step N"), with the
    * nearest steps before and after that have some.

@@ -84,4 +84,34 @@ describe("training.launchRl", () => {
     expect(err2.message).toMatch(/Only a needle-suite dataset can train nano with RL/);
     expect(await db().run.count({ where: { projectId: fx.project.id } })).toBe(0);
   });
+
+  it("stores the suite's measured max new tokens when the launch gives none, SPEC §3's 2048 when unmeasured", async () => {
+    const fx = await projectWithRoleCallers();
+    const turnTokens = {
+      tokenizer: { version: 2, hash: "h" },
+      main: { turns: 100, p50: 75, p99: 237, max: 270 },
+      sub: { turns: 50, p50: 63, p99: 114, max: 136 },
+    };
+    const measured = await db().dataset.create({
+      data: {
+        projectId: fx.project.id,
+        name: "measured",
+        source: { kind: "needle-suite", dir: "/nonexistent/suite", turnTokens },
+      },
+    });
+    const maxNewTokensOf = async (datasetId: string, overrides?: { maxNewTokens: number }) => {
+      const run = await fx.asEditor.training.launchRl({
+        projectId: fx.project.id,
+        datasetId,
+        name: "rl",
+        steps: 1,
+        ...(overrides ? { overrides } : {}),
+      });
+      const row = await db().run.findUniqueOrThrow({ where: { id: run.id } });
+      return (row.config as { overrides: { maxNewTokens?: number } }).overrides.maxNewTokens;
+    };
+    expect(await maxNewTokensOf(measured.id)).toBe(320); // 237 × 1.25, rounded up to 32
+    expect(await maxNewTokensOf(measured.id, { maxNewTokens: 16 })).toBe(16);
+    expect(await maxNewTokensOf((await suiteDataset(fx.project.id)).id)).toBe(2048);
+  });
 });

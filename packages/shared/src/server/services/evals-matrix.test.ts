@@ -84,13 +84,60 @@ describe("buildMatrix", () => {
       ["B", "agentic_general", true],
     ]);
     const aTool = m.rows[1]!;
-    expect(aTool.cells.mlvu).toMatchObject({ metric: "accuracy", value: 0.75 });
+    expect(aTool.cells.mlvu).toMatchObject({ metric: "accuracy", value: 0.75, n: 4 });
+    expect(aTool.cells.mlvu!.se).toBeCloseTo(Math.sqrt((0.75 * 0.25) / 4), 12);
     expect(aTool.cells.charades!.metric).toBe("mIoU");
     expect(aTool.cells.charades!.value).toBeCloseTo(0.4, 12);
+    // mIoU's standard error: sample SD (0.2828) / sqrt(2) = 0.2.
+    expect(aTool.cells.charades!.n).toBe(2);
+    expect(aTool.cells.charades!.se).toBeCloseTo(0.2, 12);
     // (0.75 + 0.4) / 2
     expect(aTool.average).toBeCloseTo(0.575, 12);
     expect(m.rows[0]!.cells.charades).toBeUndefined();
     expect(m.rows[0]!.average).toBe(0.25);
+  });
+
+  it("gives every cell one figure per question type of its run, each with n and standard error", () => {
+    const mixed = summarize(
+      [
+        ...[true, false, true].map((correct) => ({
+          status: "OK" as const,
+          correct,
+          score: null,
+          toolCallCount: 0,
+          questionType: "mcq" as const,
+          duration: null,
+          formatCompliant: null,
+        })),
+        ...[1, 0.5].map((score) => ({
+          status: "OK" as const,
+          correct: null,
+          score,
+          toolCallCount: 0,
+          questionType: "oe" as const,
+          duration: null,
+          formatCompliant: null,
+        })),
+      ],
+      5,
+    );
+    const cell = buildMatrix([run("a", "mmvu", "direct", mixed)]).rows[0]!.cells.mmvu!;
+    expect(cell).toMatchObject({ metric: "accuracy", value: 2 / 3, n: 3 });
+    expect(cell.figures.map((f) => [f.quantity, f.n])).toEqual([
+      ["accuracy", 3],
+      ["score", 2],
+    ]);
+    expect(cell.figures[0]!.se).toBeCloseTo(Math.sqrt(((2 / 3) * (1 / 3)) / 3), 12);
+    // Open-ended score 0.75 with sample SD sqrt(0.125) over 2: SE 0.25.
+    expect(cell.figures[1]!.value).toBeCloseTo(0.75, 12);
+    expect(cell.figures[1]!.se).toBeCloseTo(0.25, 12);
+    // An open-ended-only dataset heads with its score (it was "—" as a missing accuracy).
+    const oeOnly = { ...mixed, mcq: null };
+    expect(buildMatrix([run("a", "oe", "direct", oeOnly)]).rows[0]!.cells.oe).toMatchObject({
+      metric: "score",
+      n: 2,
+      se: cell.figures[1]!.se,
+    });
   });
 
   it("shows the latest finished run when a cell has several", () => {

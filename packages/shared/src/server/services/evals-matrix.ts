@@ -1,14 +1,25 @@
 // The results matrix of an evaluation group (SPEC §5 tables): one row per (model, prompt mode, K),
 // marked with-tool (agentic modes) or no-tool (direct / reasoning), one column per dataset, plus
-// the row's average. Pure: built from run outputs whose summaries come from stored rows.
+// the row's average. Each cell carries its headline figure and every per-question-type figure
+// (MCQ accuracy, open-ended score, grounding mIoU) with n and standard error. Pure: built from run
+// outputs whose summaries come from stored rows.
+import { figuresOf, headlineOf, type QuantityFigure } from "../../contracts/eval-quantities";
 import type { EvalMatrixOutput, EvalRunOutput, EvalSummary } from "../../contracts/evals";
 
 type Cell = EvalMatrixOutput["rows"][number]["cells"][string];
 
-/** A dataset's headline number: MCQ accuracy, or mIoU for a grounding-only dataset. */
-export function headline(summary: EvalSummary): { metric: Cell["metric"]; value: number | null } {
-  if (summary.grounding && !summary.mcq) return { metric: "mIoU", value: summary.grounding.mIoU };
-  return { metric: "accuracy", value: summary.mcq?.accuracy ?? null };
+/**
+ * A dataset's headline number with its n and standard error: MCQ accuracy, else grounding mIoU,
+ * else the open-ended score (eval-quantities.ts `headlineOf`, the one rule).
+ */
+export function headline(summary: EvalSummary): {
+  metric: Cell["metric"];
+  value: number | null;
+  n: number;
+  se: number | null;
+} {
+  const h: QuantityFigure = headlineOf(summary);
+  return { metric: h.quantity, value: h.value, n: h.n, se: h.se };
 }
 
 /**
@@ -39,6 +50,7 @@ export function buildMatrix(runs: readonly EvalRunOutput[]): EvalMatrixOutput {
       cells[datasetId] = {
         runId: r.id,
         ...headline(r.summary),
+        figures: figuresOf(r.summary),
         answered: r.summary.answered,
         errors: r.summary.errors,
         status: r.status,

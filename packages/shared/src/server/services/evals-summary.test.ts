@@ -50,6 +50,8 @@ describe("summarize", () => {
     // mIoU = 2.4 / 6 = 0.4; R@0.3: {0.8,0.5,0.3,0.7} = 4/6; R@0.5: {0.8,0.5,0.7} = 3/6; R@0.7: {0.8,0.7} = 2/6.
     expect(s.grounding!.n).toBe(6);
     expect(s.grounding!.mIoU).toBeCloseTo(0.4, 12);
+    // Standard error of mIoU: sample SD / sqrt(n); squared deviations sum to 0.52, SD² = 0.52 / 5.
+    expect(s.grounding!.se).toBeCloseTo(Math.sqrt(0.52 / 5 / 6), 12);
     expect(s.grounding!.r03).toBeCloseTo(4 / 6, 12);
     expect(s.grounding!.r05).toBeCloseTo(0.5, 12);
     expect(s.grounding!.r07).toBeCloseTo(2 / 6, 12);
@@ -106,7 +108,9 @@ describe("summarize", () => {
 
   it("averages open-ended scores", () => {
     const s = summarize([row({ questionType: "oe", score: 1 }), row({ questionType: "oe", score: 0.25 })], 2);
-    expect(s.openEnded).toEqual({ n: 2, meanScore: 0.625 });
+    // Standard error: sample SD (sqrt(2 × 0.375² / 1)) / sqrt(2) = 0.375; one sample has none.
+    expect(s.openEnded).toEqual({ n: 2, meanScore: 0.625, se: 0.375 });
+    expect(summarize([row({ questionType: "oe", score: 1 })], 1).openEnded).toEqual({ n: 1, meanScore: 1, se: null });
   });
 });
 

@@ -7,6 +7,7 @@ import {
   type DurationCategory,
   type EvalSummary,
 } from "../../contracts/evals";
+import { meanSE } from "../../contracts/eval-quantities";
 import { db } from "../db";
 import { FORMAT_TURN_SELECT, storedFormatVerdict, type StoredTurn } from "./episode-format";
 
@@ -42,7 +43,9 @@ function mean(values: readonly number[]): number {
  * a zero IoU or a sample without tool calls (SPEC §5 lists silently-wrong dropped connections as a
  * flaw not to inherit; contracts/evals.ts `evalSummary` states how the reference differs).
  * Grounding IoU is the row's score: intersection / hull span (SPEC §5, the reference's
- * `temporal_iou`), 0 for an answer without a readable range, like the reference's.
+ * `temporal_iou`), 0 for an answer without a readable range, like the reference's. Standard errors
+ * of the means (mIoU, open-ended score) are eval-quantities.ts `meanSE`, MCQ accuracy's is derived
+ * from n and p (`binomialSE`, `figuresOf`).
  */
 export function summarize(rows: readonly SummaryRow[], samples: number): EvalSummary {
   const answered = rows.filter((r) => r.status === "OK");
@@ -64,6 +67,7 @@ export function summarize(rows: readonly SummaryRow[], samples: number): EvalSum
     ? {
         n: ious.length,
         mIoU: mean(ious),
+        se: meanSE(ious),
         r03: recall(RECALL_AT[0]),
         r05: recall(RECALL_AT[1]),
         r07: recall(RECALL_AT[2]),
@@ -71,6 +75,7 @@ export function summarize(rows: readonly SummaryRow[], samples: number): EvalSum
     : null;
 
   const oe = byType("oe");
+  const oeScores = oe.map((r) => r.score ?? 0);
   const judged = answered.filter((r) => r.formatCompliant !== null);
   const compliant = judged.filter((r) => r.formatCompliant === true).length;
   return {
@@ -81,7 +86,7 @@ export function summarize(rows: readonly SummaryRow[], samples: number): EvalSum
     mcq: stored("mcq") ? accuracy(mcq) : null,
     byDuration,
     grounding,
-    openEnded: oe.length ? { n: oe.length, meanScore: mean(oe.map((r) => r.score ?? 0)) } : null,
+    openEnded: oe.length ? { n: oe.length, meanScore: mean(oeScores), se: meanSE(oeScores) } : null,
     formatCompliance: judged.length ? { n: judged.length, compliant, rate: compliant / judged.length } : null,
     avgToolCalls: answered.length ? mean(answered.map((r) => r.toolCallCount)) : null,
     toolUsageRate: answered.length ? answered.filter((r) => r.toolCallCount >= 1).length / answered.length : null,

@@ -3,6 +3,7 @@
 // column; rendered as CSV and Markdown. Pure: built from run outputs whose summaries come from
 // stored rows (evals-summary.ts), through the same cells as the results matrix (evals-matrix.ts).
 import type { EvalGroupTableOutput, EvalMatrixOutput, EvalRunOutput, EvalSummary } from "../../contracts/evals";
+import { EVAL_QUANTITIES, type EvalQuantity } from "../../contracts/eval-quantities";
 import { csvRow } from "../csv";
 import { buildMatrix } from "./evals-matrix";
 
@@ -15,8 +16,8 @@ export function percent(v: number | null | undefined): string {
 
 /** What the table's figures count, printed under the Markdown table and stated once in the README. */
 export const TABLE_POLICY =
-  "Figures in %, one decimal. Accuracy (multiple choice) and mIoU (temporal grounding, IoU = " +
-  "intersection / hull span) are over answered samples: an ERROR episode (dead server, dropped " +
+  "Figures in %, one decimal. Accuracy (multiple choice), mIoU (temporal grounding, IoU = " +
+  "intersection / hull span) and Score (open-ended, mean score) are over answered samples: an ERROR episode (dead server, dropped " +
   "connection, unreadable video) is left out, never counted as a wrong answer; each row's notes " +
   "say how many. Avg: mean over every benchmark column, blank when the row lacks one.";
 
@@ -103,7 +104,8 @@ function slug(name: string): string {
 
 type Table = Pick<EvalGroupTableOutput, "group" | "columns" | "rows">;
 
-const metricLabel = (m: "accuracy" | "mIoU") => (m === "accuracy" ? "Acc" : "mIoU");
+/** A column's figure in the header: the glossary's word (eval-quantities.ts), "Acc" as the paper prints it. */
+const metricLabel = (m: EvalQuantity) => (m === "accuracy" ? "Acc" : EVAL_QUANTITIES[m].label);
 
 function header(t: Table): string[] {
   return ["Model", "Mode", "K", "Tools", ...t.columns.map((c) => `${c.name} (${metricLabel(c.metric)})`), "Avg"];

@@ -75,20 +75,39 @@ export async function revokeToken(access: ProjectAccess, tokenId: string): Promi
   return toOutput(updated);
 }
 
-/** The principal behind a bearer secret, or null if unknown, revoked or expired. */
-export async function principalFromToken(secret: string): Promise<Principal | null> {
-  if (!secret.startsWith("pvt_")) return null;
+/**
+ * The principal behind a bearer secret, or why there is none: the answer a caller gets names the
+ * token (a script with a bad token must not be told to "sign in"). Revoked and expired are told
+ * apart only for a secret that matches a token, so a guess learns nothing more than "not valid".
+ */
+export async function authenticateToken(
+  secret: string,
+): Promise<{ principal: Principal; refusal: null } | { principal: null; refusal: string }> {
+  const invalid = { principal: null, refusal: "This API token is not valid (unknown or mistyped)" } as const;
+  if (!secret.startsWith("pvt_")) return invalid;
   const t = await db().apiToken.findUnique({ where: { tokenHash: hashTokenSecret(secret) } });
-  if (!t || t.revokedAt || (t.expiresAt && t.expiresAt <= new Date())) return null;
+  if (!t) return invalid;
+  if (t.revokedAt) return { principal: null, refusal: "This API token was revoked" };
+  if (t.expiresAt && t.expiresAt <= new Date()) {
+    return { principal: null, refusal: `This API token expired on ${t.expiresAt.toISOString()}` };
+  }
   await db().apiToken.update({ where: { id: t.id }, data: { lastUsedAt: new Date() } });
   return {
-    kind: "token",
-    userId: t.createdById,
-    tokenId: t.id,
-    projectId: t.projectId,
-    scopes: t.scopes,
-    rateLimitPerMinute: t.rateLimitPerMinute,
+    principal: {
+      kind: "token",
+      userId: t.createdById,
+      tokenId: t.id,
+      projectId: t.projectId,
+      scopes: t.scopes,
+      rateLimitPerMinute: t.rateLimitPerMinute,
+    },
+    refusal: null,
   };
+}
+
+/** The principal behind a bearer secret, or null if unknown, revoked or expired. */
+export async function principalFromToken(secret: string): Promise<Principal | null> {
+  return (await authenticateToken(secret)).principal;
 }
 
 // ----- audit log (issue 11) ----------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { datasetTurnTokens, measuredMaxNewTokens } from "../../contracts/token-cap";
 import { rlRunConfig, type sftRunConfig } from "../../contracts/training";
 import { NotFoundError, ValidationError } from "../../errors";
 import { confineCheckpoint } from "../checkpoint-paths";
@@ -33,6 +34,8 @@ export async function launchSft(access: ProjectAccess, input: z.infer<typeof sft
  * rows are the prompts; the starting model (a NANO_CHECKPOINT, default the committed default
  * checkpoint) is also the frozen KL reference. The chosen checkpoint directory is resolved now
  * and stored in the Run's config, so a later edit of the model row does not change a running job.
+ * A launch without `maxNewTokens` gets what the suite's turns need (`measuredMaxNewTokens` of the
+ * import's `turnTokens`; SPEC §3's 2048 for a suite imported before it was measured), stored too.
  */
 export async function launchRl(access: ProjectAccess, input: z.input<typeof rlRunConfig>) {
   const parsed = rlRunConfig.safeParse(input);
@@ -58,11 +61,12 @@ export async function launchRl(access: ProjectAccess, input: z.input<typeof rlRu
     // existed must not start RL from another project's checkpoint.
     initialCheckpoint = await confineCheckpoint(access.projectId, checkpoint);
   }
+  const maxNewTokens = cfg.overrides.maxNewTokens ?? measuredMaxNewTokens(datasetTurnTokens(dataset.source));
   return launchRun(access, {
     jobName: "train.rl",
     kind: "rl",
     name: cfg.name,
     payload: {},
-    config: { ...cfg, initialCheckpoint },
+    config: { ...cfg, overrides: { ...cfg.overrides, maxNewTokens }, initialCheckpoint },
   });
 }

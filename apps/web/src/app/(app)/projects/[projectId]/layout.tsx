@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { ProjectNav } from "@/components/project-nav";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
+import { PageSkeleton } from "@/components/ui/skeleton";
 import { useProject } from "@/lib/use-project";
 import { errorMessage } from "@/trpc/client";
 
@@ -35,7 +36,7 @@ export default function ProjectLayout({ children }: { children: ReactNode }) {
         )}
       </div>
       <ProjectNav projectId={projectId} showOwnerTabs={can("tokens.manage")} />
-      {project.data && children}
+      {project.data ? children : <PageSkeleton />}
     </>
   );
 }

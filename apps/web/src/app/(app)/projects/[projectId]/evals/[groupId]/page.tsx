@@ -44,7 +44,7 @@ export default function EvalGroupPage() {
       <Card>
         <CardHeader
           title="Results"
-          description="MCQ accuracy (%) and grounding mIoU (× 100) per dataset; errors are counted beside the value, never as wrong answers. Open a cell for its samples."
+          description="Per dataset and question type: accuracy (multiple choice, %), score (open-ended, × 100) and mIoU (grounding, × 100), each ± its standard error and with its n; errors are counted beside the value, never as wrong answers. Open a cell for its samples."
           actions={<GroupTableDownload projectId={projectId} groupId={g.id} />}
         />
         {matrix.error && <Alert>{errorMessage(matrix.error)}</Alert>}
