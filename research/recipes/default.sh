@@ -24,7 +24,7 @@
 #  1  scratch-fg  core     2-core VM CPU        10000  2      1e-3    1     95 min    train300 (seed 1, 300 videos, reference)
 #  2  scratch-fg2 core     2-core VM CPU         2000  2      5e-4    2     27 min    train300   (= checkpoints/perception)
 #  3  perc-ans    core     2-core VM CPU         3000  2      5e-4    3     52 min    train1000b (seed 2, 1000 videos, reference)
-#  4  perc-ans2   core     2-core VM CPU         1500  2      2.5e-4  4     24 min    train1000b
+#  4  ans2        core     2-core VM CPU         1500  2      2.5e-4  4     24 min    train1000b (run dir perc-ans2)
 #  5  permfocus   core     2-core VM CPU          800  2      5e-4    8     22 min    train1000b, main agent only
 #  6  permmix     core     2-core VM CPU         1500  2      3e-4    9     32 min    train1000b
 #  7  gpu2-c      torch    1x H200               4455  32     6e-4    53    7.9 min   train1000m (seed 2, 1000 videos, when mmss), 700 exported
