@@ -56,4 +56,41 @@ test("compare two models on one sample: run now, live status, both models' lanes
   await page.reload();
   await expect(page.getByTestId("compare-answer")).toHaveCount(2);
   await page.screenshot({ path: testInfo.outputPath("compare-models.png"), fullPage: true });
+
+  // Issue 41: at 1280 and 1440 wide nothing overflows sideways, the pickers are folded and the
+  // comparison (player and side-by-side table) starts within the first viewport.
+  for (const width of [1280, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.reload();
+    await expect(page.getByTestId("compare-answer")).toHaveCount(2);
+    await expect(page.getByRole("group", { name: "Existing runs" })).toBeHidden();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const overflow = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+    }));
+    expect(overflow.scroll, `horizontal overflow at ${width} px`).toBeLessThanOrEqual(overflow.client);
+    await expect(page.getByTestId("comparison")).toHaveAttribute("data-layout", "side");
+    await expect(table).toBeInViewport();
+    await expect(page.getByTestId("compare-answer").first()).toBeInViewport();
+    await expect(page.getByTestId("video-player")).toBeInViewport();
+    await page.screenshot({ path: testInfo.outputPath(`compare-models-${width}.png`) });
+  }
+
+  // The episode viewer's keys move the compare player: l / j seek 10 s, shown by the readout
+  // and the playhead.
+  const readout = page.getByTestId("current-time");
+  await expect(readout).toHaveText(/^0\.0 s \//);
+  await page.locator("body").click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press("l");
+  await expect(readout).toHaveText(/^10\.0 s \//);
+  await expect(page.getByTestId("lanes-playhead")).toHaveAttribute("data-t", /^(9\.9\d*|10(\.\d+)?)$/);
+  await page.keyboard.press("j");
+  await expect(readout).toHaveText(/^0\.0 s \//);
+  // Hovering a crop window of the agentic model shows the viewer's popover.
+  const crop = groupA.getByTestId("crop-window").first();
+  if ((await crop.count()) > 0) {
+    await crop.hover();
+    await expect(page.getByTestId("window-popover")).toBeVisible();
+  }
 });

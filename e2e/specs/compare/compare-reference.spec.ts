@@ -206,6 +206,8 @@ test("compare page: our evaluation and the imported reference output on the same
     await expect(outcome).not.toContainText("wrong");
     await expect(compareCell(page, "Outcome", 0)).not.toContainText("error");
     // The run picker says the same: the imported run has an error on this sample, not an answer.
+    // (Opened on a comparison, the page folds its pickers into one line: unfold them.)
+    await page.getByTestId("compare-pickers").locator("summary").click();
     const picked = page
       .getByRole("group", { name: "Existing runs" })
       .locator("label", { hasText: "ParaVT-8B reference" });

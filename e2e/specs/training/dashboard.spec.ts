@@ -52,11 +52,12 @@ test("training dashboard: charts of an SFT run, x by wall time, CSV export, over
   await expect(page.getByRole("region", { name: "Throughput" })).toBeVisible();
 
   // Steps are integer ticks (6 steps made 1, 2.25, 3.5, ...); a rate's axis is 0-100 %.
-  const xTicks = await loss.locator(".recharts-xAxis .recharts-cartesian-axis-tick-value").allTextContents();
-  expect(xTicks.length).toBeGreaterThan(1);
+  const xTickValues = loss.locator(".recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value");
+  await expect.poll(async () => (await xTickValues.allTextContents()).length).toBeGreaterThan(1);
+  const xTicks = await xTickValues.allTextContents();
   for (const t of xTicks) expect(t).toMatch(/^\d+$/);
   const accuracy = page.getByRole("figure", { name: "token accuracy chart" });
-  await expect(accuracy.locator(".recharts-yAxis .recharts-cartesian-axis-tick-value")).toHaveText([
+  await expect(accuracy.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value")).toHaveText([
     "0%",
     "25%",
     "50%",

@@ -81,7 +81,7 @@ test("RL launch form: PARA-GRPO and vanilla GRPO runs from the default checkpoin
   await expect(chart.locator(".recharts-tooltip-wrapper")).toContainText("step 2");
   // The tooltip names the series; a rate's axis is 0-100 % (a rate that stayed at 0 read 0-400 %).
   await expect(chart.locator(".recharts-tooltip-wrapper")).toContainText("format compliance");
-  await expect(chart.locator(".recharts-yAxis .recharts-cartesian-axis-tick-value")).toHaveText([
+  await expect(chart.locator(".recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value")).toHaveText([
     "0%",
     "25%",
     "50%",
@@ -135,6 +135,19 @@ test("RL launch form: PARA-GRPO and vanilla GRPO runs from the default checkpoin
     preview: "2 rollouts · ~608 frames per step · 4 total rollouts",
   });
   await expect(page.getByRole("figure", { name: "format compliance chart" })).toBeVisible();
+
+  // Issue 41 item 2: the run's resolved config and summary; "Relaunch with changes" pre-fills the form.
+  const runConfig = page.getByTestId("run-config");
+  await expect(runConfig.getByTestId("run-config-preset")).toHaveText("vanilla-grpo");
+  await expect(runConfig.getByTestId("run-config-model")).toHaveText("nano-default");
+  await expect(runConfig.getByTestId("run-config-worker")).toContainText("pid");
+  await expect(runConfig.getByTestId("summary-reward_mean")).toContainText("@ 2");
+  await runConfig.getByTestId("relaunch").click();
+  await expect(page.getByTestId("relaunch-note")).toContainText("vanilla-run");
+  const relaunchForm = page.getByRole("form", { name: "Launch an RL run" });
+  await expect(relaunchForm.getByLabel("Preset", { exact: true })).toHaveValue("vanilla-grpo");
+  await expect(relaunchForm.getByLabel("Run name")).toHaveValue("vanilla-run (relaunch)");
+  await page.goBack();
 
   // Overlay of both runs.
   await page.goto(`${new URL(page.url()).pathname.replace(/\/runs\/.*$/, "")}/runs/compare?runs=${para},${vanilla}`);

@@ -502,7 +502,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename a model or replace / remove its API key
+         * Rename a model, change its description, or replace / remove its API key
          * @description Token scope: WRITE (write data and reviews), and the editor role.
          */
         patch: operations["models-update"];
@@ -3600,6 +3600,14 @@ export interface operations {
                             }[] | null;
                             problem: string | null;
                         } | null;
+                        description: string;
+                        producedByRunId: string | null;
+                        evaluations: {
+                            groupId: string;
+                            name: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
                     }[];
                 };
             };
@@ -3770,6 +3778,14 @@ export interface operations {
                             }[] | null;
                             problem: string | null;
                         } | null;
+                        description: string;
+                        producedByRunId: string | null;
+                        evaluations: {
+                            groupId: string;
+                            name: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
                     };
                 };
             };
@@ -3969,6 +3985,7 @@ export interface operations {
                         totalTimeoutS?: number;
                         retries?: number;
                     };
+                    description?: string;
                 };
             };
         };
@@ -4042,6 +4059,14 @@ export interface operations {
                             }[] | null;
                             problem: string | null;
                         } | null;
+                        description: string;
+                        producedByRunId: string | null;
+                        evaluations: {
+                            groupId: string;
+                            name: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
                     };
                 };
             };

@@ -35,6 +35,7 @@ describe("loading skeletons", () => {
     ["the project overview", "loading.tsx"],
     ["a run page (training and eval)", "runs/[runId]/loading.tsx"],
     ["jobs", "jobs/loading.tsx"],
+    ["training", "training/loading.tsx"],
     ["evaluations", "evals/loading.tsx"],
     ["an evaluation group", "evals/[groupId]/loading.tsx"],
     ["models", "models/loading.tsx"],

@@ -26,6 +26,7 @@ export function useLiveRuns(projectId: string, onEvent?: (e: RunEvent) => void) 
           }
           void refreshQueries(queryClient, [
             trpc.runs.list.queryKey(),
+            trpc.training.runs.queryKey(),
             trpc.runs.byId.queryKey(),
             trpc.runs.metrics.queryKey(),
             trpc.models.list.queryKey(),

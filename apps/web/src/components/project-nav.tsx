@@ -11,6 +11,7 @@ export function ProjectNav({ projectId, showOwnerTabs }: { projectId: string; sh
     { href: `${base}/videos`, label: "Videos" },
     { href: `${base}/datasets`, label: "Datasets" },
     { href: `${base}/models`, label: "Models" },
+    { href: `${base}/training`, label: "Training" },
     { href: `${base}/evals`, label: "Evaluations" },
     { href: `${base}/compare`, label: "Compare" },
     { href: `${base}/reviews`, label: "Reviews" },

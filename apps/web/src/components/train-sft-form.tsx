@@ -2,8 +2,10 @@
 import { NANO_PRESETS, type NanoPreset } from "@paravt/shared";
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import type { FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { errorMessage, useTRPC } from "@/trpc/client";
+import { sftFormFromRun } from "./runs/run-config";
+import { useRelaunch } from "./runs/use-relaunch";
 import { Alert } from "./ui/alert";
 import { Button } from "./ui/button";
 import { Card, CardHeader } from "./ui/card";
@@ -26,6 +28,9 @@ export function TrainSftForm({
       onSuccess: (run) => router.push(`/projects/${projectId}/runs/${run.id}`),
     }),
   );
+  // "Relaunch with changes" (?from=<runId>): the inputs start from that run's settings.
+  const [prefill, setPrefill] = useState<ReturnType<typeof sftFormFromRun>>(null);
+  const relaunched = useRelaunch(projectId, "sft", (config) => setPrefill(sftFormFromRun(config)));
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
@@ -47,12 +52,21 @@ export function TrainSftForm({
         title="Train ParaVT-nano on this suite (cold-start SFT)"
         description="Main-agent and sub-agent oracle trajectories, loss on assistant tokens only (SPEC §3); runs on the C++ core of a worker."
       />
-      <form onSubmit={onSubmit} className="grid gap-3 md:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] md:items-end">
+      <form
+        key={prefill ? "relaunch" : "fresh"}
+        onSubmit={onSubmit}
+        className="grid gap-3 md:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] md:items-end"
+      >
         <Field label="Model name">
-          <Input name="name" required maxLength={120} defaultValue={`nano-sft-${datasetName}`.slice(0, 120)} />
+          <Input
+            name="name"
+            required
+            maxLength={120}
+            defaultValue={prefill?.name ?? `nano-sft-${datasetName}`.slice(0, 120)}
+          />
         </Field>
         <Field label="Size">
-          <Select name="preset" defaultValue="tiny">
+          <Select name="preset" defaultValue={prefill?.preset ?? "tiny"}>
             {(Object.keys(NANO_PRESETS) as NanoPreset[]).map((p) => (
               <option key={p} value={p}>
                 {p} ({NANO_PRESETS[p].width}×{NANO_PRESETS[p].layers})
@@ -61,18 +75,23 @@ export function TrainSftForm({
           </Select>
         </Field>
         <Field label="Steps">
-          <Input name="steps" type="number" min={1} max={100000} defaultValue={200} />
+          <Input name="steps" type="number" min={1} max={100000} defaultValue={prefill?.steps ?? 200} />
         </Field>
         <Field label="Batch">
-          <Input name="batchSize" type="number" min={1} max={64} defaultValue={4} />
+          <Input name="batchSize" type="number" min={1} max={64} defaultValue={prefill?.batchSize ?? 4} />
         </Field>
         <Field label="Learning rate">
-          <Input name="lr" type="number" step="any" min={0} defaultValue={0.001} />
+          <Input name="lr" type="number" step="any" min={0} defaultValue={prefill?.lr ?? 0.001} />
         </Field>
         <Button type="submit" disabled={launch.isPending}>
           Start training
         </Button>
       </form>
+      {relaunched && (
+        <p className="mt-2 text-sm text-muted" data-testid="relaunch-note">
+          Pre-filled from run “{relaunched}”: change what you want and launch.
+        </p>
+      )}
       {launch.error && (
         <div className="mt-3">
           <Alert>{errorMessage(launch.error)}</Alert>

@@ -4,6 +4,8 @@ import { id, projectRef, storable } from "./common";
 export const MODEL_KINDS = ["NANO_CHECKPOINT", "OPENAI_COMPATIBLE", "EXTERNAL"] as const;
 
 const name = storable(z.string().trim().min(1, "Give the model a name").max(120));
+/** What a model is, in a line (any kind; stored in its config as `description`). */
+export const modelDescription = storable(z.string().trim().max(500, "At most 500 characters"));
 
 /**
  * How long an eval waits on an OpenAI-compatible endpoint, per request attempt, and how often it
@@ -77,6 +79,8 @@ export const modelUpdateInput = projectRef.extend({
   apiKey: z.string().min(1).max(4096).nullable().optional(),
   /** New timeouts / retries of an OpenAI-compatible endpoint; the ones left out are kept. */
   limits: endpointLimitsPatch.optional(),
+  /** A short free text shown under the name (stored in the model's config; "" clears it). */
+  description: modelDescription.optional(),
 });
 
 export const modelRefInput = projectRef.extend({ modelId: id });
@@ -170,6 +174,12 @@ export const modelOutput = z.object({
   createdAt: z.date(),
   /** NANO_CHECKPOINT only (null otherwise): trained Ks, quality and lineage from the checkpoint itself. */
   nano: nanoCheckpointInfo.nullable(),
+  /** The config's `description` ("" when none). */
+  description: z.string(),
+  /** The train.sft / train.rl run that registered it (its config's `runId`), null for one added by hand. */
+  producedByRunId: z.string().nullable(),
+  /** The evaluations that ran it, newest first (at most 5). */
+  evaluations: z.array(z.object({ groupId: z.string(), name: z.string(), createdAt: z.date() })),
 });
 export type ModelOutput = z.infer<typeof modelOutput>;
 

@@ -136,6 +136,30 @@ export const configDiffOutput = z.object({
 });
 export type ConfigDiffOutput = z.infer<typeof configDiffOutput>;
 
+/** The worker process that took a run's last attempt (recorded in Run.config when it starts). */
+export const runWorkerSchema = z.object({ host: z.string(), pid: z.number().int() });
+export type RunWorker = z.infer<typeof runWorkerSchema>;
+
+/**
+ * A run's config as stored (an eval's sample ids replaced by their count) with what the run page
+ * shows beside it: the worker, the dataset and the model it names. The page fills the defaults in
+ * from the launch contracts (apps/web components/runs/run-config.ts).
+ */
+export const runConfigOutput = z.object({
+  id: z.string(),
+  kind: z.enum(RUN_KINDS),
+  name: z.string(),
+  status: runStatusSchema,
+  startedAt: z.date().nullable(),
+  finishedAt: z.date().nullable(),
+  config: z.record(z.string(), z.unknown()),
+  sampleCount: z.number().int().nullable(),
+  worker: runWorkerSchema.nullable(),
+  dataset: z.object({ id: z.string(), name: z.string() }).nullable(),
+  model: z.object({ id: z.string(), name: z.string() }).nullable(),
+});
+export type RunConfigOutput = z.infer<typeof runConfigOutput>;
+
 // ---------------------------------------------------------------------------------------------
 // Rollouts of a training step (issue 9: "click a point -> that step's rollouts"). train.rl keeps
 // a few rollouts of every step as Episode rows with rolloutIndex = step * stride + i, so one step's

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { dbInt, id, projectRef, storable } from "./common";
+import { dbInt, id, pageLimit, projectRef, storable } from "./common";
+import { runOutput, runStatusSchema } from "./runs";
 
 /** Model sizes of ParaVT-nano offered in the UI (context 2048 fits every default-suite example). */
 export const NANO_PRESETS = {
@@ -97,3 +98,31 @@ export const rlRunConfig = rlLaunchInput.omit({ projectId: true }).extend({
   initialCheckpoint: z.string().min(1).nullable().default(null),
 });
 export type RlRunConfig = z.infer<typeof rlRunConfig>;
+
+// ---------------------------------------------------------------------------------------------
+// The Training tab (issue 41 item 8): SFT and RL runs apart from infrastructure jobs, with the
+// figures a researcher scans a list for.
+
+export const TRAINING_RUN_KINDS = ["sft", "rl"] as const;
+export type TrainingRunKind = (typeof TRAINING_RUN_KINDS)[number];
+
+export const trainingRunListInput = projectRef.extend({
+  kind: z.enum(TRAINING_RUN_KINDS).optional(),
+  status: runStatusSchema.optional(),
+  limit: pageLimit(200, 50),
+});
+
+export const trainingRunRow = runOutput.extend({
+  kind: z.enum(TRAINING_RUN_KINDS),
+  /** The configured step count (null when the run's config does not say). */
+  totalSteps: z.number().int().nullable(),
+  /** The last step with a stored metric (null before the first). */
+  lastStep: z.number().int().nullable(),
+  /** SFT: the last `loss`; null for RL or before the first step. */
+  lastLoss: z.number().nullable(),
+  /** RL: the last `reward_mean`; null for SFT or before the first step. */
+  lastReward: z.number().nullable(),
+  /** The model the run registered (train.sft / train.rl record their run id in the model's config). */
+  producedModel: z.object({ id: z.string(), name: z.string() }).nullable(),
+});
+export type TrainingRunRow = z.infer<typeof trainingRunRow>;

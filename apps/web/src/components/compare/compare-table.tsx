@@ -16,14 +16,11 @@ function Row({
 }) {
   return (
     <tr className="align-top">
-      <th
-        scope="row"
-        className="whitespace-nowrap border-b border-line px-3 py-2 text-left text-xs font-medium text-muted"
-      >
+      <th scope="row" className="border-b border-line px-3 py-2 text-left text-xs font-medium text-muted">
         {label}
       </th>
       {columns.map((c) => (
-        <td key={c.run.id} className="border-b border-line px-3 py-2 text-sm">
+        <td key={c.run.id} className="min-w-0 border-b border-line px-3 py-2 text-sm [overflow-wrap:anywhere]">
           {cell(c)}
         </td>
       ))}
@@ -36,16 +33,25 @@ const dash = <span className="text-muted">—</span>;
 /** Answers, correctness, latency and tool calls of each compared run, one column per model. */
 export function CompareTable({ projectId, columns }: { projectId: string; columns: CompareColumnOutput[] }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-line bg-surface">
-      <table aria-label="Side by side" className="w-full border-collapse [&_tbody_tr:last-child>*]:border-b-0">
+    <div className="min-w-0 overflow-x-auto rounded-lg border border-line bg-surface">
+      {/* Fixed layout: the model columns share the width equally and long names or answers wrap or
+          truncate (full text in a title) instead of widening the page. */}
+      <table
+        aria-label="Side by side"
+        className="w-full table-fixed border-collapse [&_tbody_tr:last-child>*]:border-b-0"
+      >
         <thead>
           <tr>
-            <th className="border-b border-line px-3 py-2" />
+            <th className="w-28 border-b border-line px-3 py-2" />
             {columns.map((c, i) => (
               <th key={c.run.id} scope="col" className="border-b border-line px-3 py-2 text-left text-sm font-semibold">
-                <span className="flex items-center gap-2">
+                <span className="flex min-w-0 items-center gap-2">
                   <span className="text-xs text-muted">{i + 1}.</span>
-                  <Link href={`/projects/${projectId}/runs/${c.run.id}`} className="hover:underline">
+                  <Link
+                    href={`/projects/${projectId}/runs/${c.run.id}`}
+                    className="min-w-0 truncate hover:underline"
+                    title={c.run.model?.name ?? "deleted model"}
+                  >
                     {c.run.model?.name ?? "deleted model"}
                   </Link>
                 </span>
@@ -64,7 +70,7 @@ export function CompareTable({ projectId, columns }: { projectId: string; column
             cell={(c) =>
               c.episode ? (
                 <span
-                  className="line-clamp-3 max-w-md break-all font-mono"
+                  className="line-clamp-3 break-all font-mono"
                   title={c.episode.prediction ?? undefined}
                   data-testid="compare-answer"
                 >
@@ -113,7 +119,7 @@ export function CompareTable({ projectId, columns }: { projectId: string; column
             columns={columns}
             cell={(c) =>
               c.episode?.finalText ? (
-                <pre className="max-h-40 max-w-md overflow-auto whitespace-pre-wrap break-all font-mono text-xs">
+                <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-all font-mono text-xs">
                   {c.episode.finalText}
                 </pre>
               ) : (

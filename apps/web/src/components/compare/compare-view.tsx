@@ -3,7 +3,7 @@ import type { CompareSampleOutput } from "@paravt/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { errorMessage, useTRPC } from "@/trpc/client";
 import { LiveBadge } from "../live-badge";
 import { useLiveRuns } from "../live-runs";
@@ -11,6 +11,8 @@ import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Card } from "../ui/card";
+import { cn } from "../ui/cn";
+import { compareRefetchMs, comparisonLayout, nextPickers, pickersStartOpen } from "./compare-layout";
 import { compareHref, compareParamsFrom, toggleRun, type CompareParams } from "./compare-params";
 import { ComparePlayer } from "./compare-player";
 import { CompareTable } from "./compare-table";
@@ -26,7 +28,10 @@ const LETTERS = "ABCDEFGHIJ";
  * (`?sample=<id>&runs=a,b`): pick a sample (search, or arrive from a run's "compare" link), pick
  * existing runs or run 2–4 models now; then one player, every model's lanes on one timeline,
  * and a table of answers, correctness, latency and tool calls. Run events (SSE) refresh the
- * comparison, so a "run now" fills in model by model.
+ * comparison and the run picker, so a "run now" fills in model by model; while a compared run is
+ * queued or running the comparison is also polled (compareRefetchMs), so no status is left stale.
+ * Once runs are chosen the pickers fold into one line and the comparison sits above the fold:
+ * the table beside the player for two models, above it for three or four (comparisonLayout).
  */
 export function CompareView({ projectId, canLaunch }: { projectId: string; canLaunch: boolean }) {
   const trpc = useTRPC();
@@ -39,17 +44,30 @@ export function CompareView({ projectId, canLaunch }: { projectId: string; canLa
   const watched = useRef(state.runIds);
   watched.current = state.runIds;
   const live = useLiveRuns(projectId, (e) => {
-    if (watched.current.includes(e.runId)) {
-      void refreshQueries(queryClient, [trpc.evals.compare.queryKey()]);
-    }
+    void refreshQueries(queryClient, [
+      trpc.evals.runsOn.queryKey(),
+      ...(watched.current.includes(e.runId) ? [trpc.evals.compare.queryKey()] : []),
+    ]);
   });
   const compare = useQuery({
     ...trpc.evals.compare.queryOptions({ projectId, sampleId: state.sampleId ?? "", runIds: state.runIds }),
     enabled: state.sampleId !== null,
+    refetchInterval: (q) => compareRefetchMs(q.state.data?.columns),
   });
+  // The pickers: unfolded while nothing is compared, folded on arrival with runs and after "Run now".
+  const [pickers, setPickers] = useState(() => ({ open: pickersStartOpen(state.runIds), foldPending: false }));
+  const nextP = nextPickers(pickers, state.runIds.length);
+  if (nextP.open !== pickers.open || nextP.foldPending !== pickers.foldPending) setPickers(nextP);
+  const pickersOpen = nextP.open;
+  const setPickersOpen = (open: boolean) => setPickers((p) => ({ ...p, open }));
+  const launched = (sampleId: string, runIds: string[]) => {
+    setPickers((p) => ({ ...p, foldPending: true }));
+    go({ sampleId, runIds });
+  };
+  const columns = compare.data?.columns ?? [];
 
   return (
-    <div className="flex flex-col gap-6">
+    <div className="flex min-w-0 flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="flex flex-wrap items-center gap-2 text-sm">
           <Link href={`/projects/${projectId}/evals`} className="text-muted hover:text-fg">
@@ -61,19 +79,15 @@ export function CompareView({ projectId, canLaunch }: { projectId: string; canLa
       </div>
 
       {state.sampleId === null ? (
-        <div className="grid gap-6 lg:grid-cols-2">
-          <Card className="flex flex-col gap-3">
+        <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+          <Card className="flex min-w-0 flex-col gap-3">
             <h2 className="text-base font-semibold">Pick a sample</h2>
             <SamplePicker projectId={projectId} onPick={(id) => go({ sampleId: id, runIds: [] })} />
           </Card>
           {canLaunch && (
-            <Card className="flex flex-col gap-3">
+            <Card className="flex min-w-0 flex-col gap-3">
               <h2 className="text-base font-semibold">Run now</h2>
-              <RunNowForm
-                projectId={projectId}
-                sampleId={null}
-                onLaunched={(sampleId, runIds) => go({ sampleId, runIds })}
-              />
+              <RunNowForm projectId={projectId} sampleId={null} onLaunched={launched} />
             </Card>
           )}
         </div>
@@ -84,33 +98,58 @@ export function CompareView({ projectId, canLaunch }: { projectId: string; canLa
             sample={compare.data?.sample ?? null}
             onChange={() => go({ sampleId: null, runIds: [] })}
           />
-          <div className="grid gap-6 lg:grid-cols-2">
-            <Card className="flex flex-col gap-3">
-              <h2 className="text-base font-semibold">Use existing episodes</h2>
-              <ExistingRunsPicker
-                projectId={projectId}
-                sampleId={state.sampleId}
-                chosen={state.runIds}
-                onToggle={(runId) => go({ sampleId: state.sampleId, runIds: toggleRun(state.runIds, runId) })}
-              />
-            </Card>
-            {canLaunch && (
-              <Card className="flex flex-col gap-3">
-                <h2 className="text-base font-semibold">Run now</h2>
-                <RunNowForm
+          <details
+            open={pickersOpen}
+            onToggle={(e) => setPickersOpen(e.currentTarget.open)}
+            className="group rounded-lg border border-line bg-surface"
+            data-testid="compare-pickers"
+          >
+            <summary className="cursor-pointer px-4 py-2 text-sm font-medium">
+              {state.runIds.length > 0
+                ? `${state.runIds.length} run${state.runIds.length === 1 ? "" : "s"} compared: pick others${canLaunch ? " or run models now" : ""}`
+                : `Pick runs to compare${canLaunch ? " or run models now" : ""}`}
+            </summary>
+            <div className="grid gap-4 border-t border-line p-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+              <Card className="flex min-w-0 flex-col gap-3">
+                <h2 className="text-base font-semibold">Use existing episodes</h2>
+                <ExistingRunsPicker
                   projectId={projectId}
                   sampleId={state.sampleId}
-                  onLaunched={(sampleId, runIds) => go({ sampleId, runIds })}
+                  chosen={state.runIds}
+                  onToggle={(runId) => go({ sampleId: state.sampleId, runIds: toggleRun(state.runIds, runId) })}
                 />
               </Card>
-            )}
-          </div>
+              {canLaunch && (
+                <Card className="flex min-w-0 flex-col gap-3">
+                  <h2 className="text-base font-semibold">Run now</h2>
+                  <RunNowForm projectId={projectId} sampleId={state.sampleId} onLaunched={launched} />
+                </Card>
+              )}
+            </div>
+          </details>
           {compare.error && <Alert>{errorMessage(compare.error)}</Alert>}
-          {compare.data && compare.data.columns.length > 0 && (
-            <>
-              <ComparePlayer sample={compare.data.sample} columns={compare.data.columns} />
-              <CompareTable projectId={projectId} columns={compare.data.columns} />
-            </>
+          {compare.data && columns.length > 0 && (
+            <div
+              data-testid="comparison"
+              data-layout={comparisonLayout(columns.length)}
+              className={
+                comparisonLayout(columns.length) === "side"
+                  ? "grid items-start gap-4 xl:grid-cols-[minmax(0,7fr)_minmax(0,5fr)]"
+                  : "flex min-w-0 flex-col gap-4"
+              }
+            >
+              {comparisonLayout(columns.length) === "side" ? (
+                <>
+                  <ComparePlayer sample={compare.data.sample} columns={columns} />
+                  <CompareTable projectId={projectId} columns={columns} />
+                </>
+              ) : (
+                <>
+                  <CompareTable projectId={projectId} columns={columns} />
+                  <ComparePlayer sample={compare.data.sample} columns={columns} />
+                </>
+              )}
+            </div>
           )}
           {state.runIds.length === 0 && (
             <p className="rounded-lg border border-dashed border-line p-6 text-center text-sm text-muted">
@@ -123,7 +162,11 @@ export function CompareView({ projectId, canLaunch }: { projectId: string; canLa
   );
 }
 
-/** The sample's question, options and answer. */
+/**
+ * The sample's question, options and answer, compact (a long question is clamped to two lines,
+ * long names and options truncated, each with its full text in a title) so the comparison under
+ * it stays above the fold.
+ */
 function SampleHeader({
   sampleId,
   sample: s,
@@ -134,35 +177,54 @@ function SampleHeader({
   onChange: () => void;
 }) {
   return (
-    <Card className="flex flex-col gap-2">
-      <div className="flex flex-wrap items-center gap-2">
-        <h2 className="text-base font-semibold" data-testid="compare-sample">
-          Sample <span className="font-mono">{s?.key ?? sampleId}</span>
+    <section className="flex min-w-0 flex-col gap-1.5 rounded-lg border border-line bg-surface p-4">
+      <div className="flex min-w-0 flex-wrap items-center gap-2">
+        <h2 className="min-w-0 max-w-full truncate text-base font-semibold" data-testid="compare-sample">
+          Sample{" "}
+          <span className="font-mono" title={s?.key ?? sampleId}>
+            {s?.key ?? sampleId}
+          </span>
         </h2>
-        {s && <Badge>{s.datasetName}</Badge>}
+        {s && (
+          <Badge>
+            <span className="max-w-[16rem] truncate" title={s.datasetName}>
+              {s.datasetName}
+            </span>
+          </Badge>
+        )}
         {s && <Badge>{s.questionType}</Badge>}
-        <Button type="button" size="sm" variant="secondary" onClick={onChange}>
-          Change sample
-        </Button>
+        {s && (
+          <span className="min-w-0 truncate text-sm" title={s.answer}>
+            <span className="text-muted">Answer</span> <span className="font-mono">{s.answer || "—"}</span>
+          </span>
+        )}
+        <span className="ml-auto">
+          <Button type="button" size="sm" variant="secondary" onClick={onChange}>
+            Change sample
+          </Button>
+        </span>
       </div>
       {s && (
         <>
-          <p className="whitespace-pre-line text-sm">{s.question}</p>
+          <p className="line-clamp-2 whitespace-pre-line text-sm [overflow-wrap:anywhere]" title={s.question}>
+            {s.question}
+          </p>
           {s.options && s.options.length > 0 && (
-            <ol className="flex flex-col gap-0.5 text-sm">
+            <ol className="flex min-w-0 flex-wrap gap-x-4 gap-y-0.5 text-sm">
               {s.options.map((o, i) => (
-                <li key={i} className={s.answer === LETTERS[i] ? "text-success" : undefined}>
+                <li
+                  key={i}
+                  title={o}
+                  className={cn("min-w-0 max-w-full truncate", s.answer === LETTERS[i] && "text-success")}
+                >
                   <span className="font-mono">{LETTERS[i]}.</span> {o}
                   {s.answer === LETTERS[i] && <span className="ml-2 text-xs">(answer)</span>}
                 </li>
               ))}
             </ol>
           )}
-          <p className="text-sm">
-            <span className="text-muted">Answer</span> <span className="font-mono">{s.answer || "—"}</span>
-          </p>
         </>
       )}
-    </Card>
+    </section>
   );
 }

@@ -33,9 +33,9 @@ export function ExistingRunsPicker({
       </legend>
       <div className="flex max-h-56 flex-col gap-1 overflow-y-auto">
         {list.map((r) => (
-          <label key={r.id} className="flex items-center gap-2 text-sm">
+          <label key={r.id} className="flex min-w-0 items-center gap-2 text-sm">
             <input type="checkbox" checked={chosen.includes(r.id)} onChange={() => onToggle(r.id)} />
-            <span className="truncate" title={r.name}>
+            <span className="min-w-0 flex-1 truncate" title={r.name}>
               {r.modelName ?? "deleted model"} · {MODE_LABEL[r.mode]} · K={r.k}
             </span>
             <StatusBadge status={r.status} />
@@ -50,7 +50,7 @@ export function ExistingRunsPicker({
                 <Badge>answered</Badge>
               )
             ) : (
-              <span className="text-xs text-muted">no episode on this sample</span>
+              <span className="shrink-0 text-xs text-muted">no episode on this sample</span>
             )}
           </label>
         ))}
@@ -86,7 +86,7 @@ export function ModelChoices({
           <span className="w-5 text-xs text-muted">{i + 1}.</span>
           <Select
             aria-label={`Model ${i + 1}`}
-            className="w-56"
+            className="w-56 max-w-full"
             value={v.modelId}
             onChange={(e) => set(i, { modelId: e.target.value })}
           >

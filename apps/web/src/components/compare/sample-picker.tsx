@@ -32,9 +32,15 @@ export function SamplePicker({ projectId, onPick }: { projectId: string; onPick:
               onClick={() => onPick(s.id)}
               className="flex w-full items-start gap-2 px-3 py-2 text-left text-sm hover:bg-surface-2"
             >
-              <span className="font-mono text-xs text-accent">{s.key}</span>
-              <span className="line-clamp-1 flex-1">{s.question.split("\n")[0]}</span>
-              <span className="text-xs text-muted">{s.datasetName}</span>
+              <span className="max-w-[12rem] shrink-0 truncate font-mono text-xs text-accent" title={s.key}>
+                {s.key}
+              </span>
+              <span className="line-clamp-1 min-w-0 flex-1" title={s.question}>
+                {s.question.split("\n")[0]}
+              </span>
+              <span className="max-w-[10rem] truncate text-xs text-muted" title={s.datasetName}>
+                {s.datasetName}
+              </span>
               <Badge>{s.questionType}</Badge>
             </button>
           </li>

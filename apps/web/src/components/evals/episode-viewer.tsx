@@ -1,7 +1,7 @@
 "use client";
 import type { EvalEpisodeOutput, VideoOutput } from "@paravt/shared";
 import { memo, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from "react";
-import { createPlaybackClock, usePlaybackTime, type PlaybackClock } from "@/lib/playback-clock";
+import { createPlaybackClock } from "@/lib/playback-clock";
 import { PLAYER_HOTKEYS, playerKeys, useHotkeys } from "@/lib/use-hotkeys";
 import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
@@ -9,6 +9,7 @@ import { VideoPlayer, type Player } from "../video-player";
 import { useFilmstrip } from "../viewer/filmstrip-tiles";
 import { laneGroupOf, parseWindowId, stepWindow, windowsInTimeOrder, type LaneWindow } from "../viewer/lane-model";
 import { TimelineLanes } from "../viewer/timeline-lanes";
+import { TimeReadout } from "../viewer/time-readout";
 import { WindowPopover } from "../viewer/window-popover";
 import { EpisodeTurn as EpisodeTurnView } from "./episode-turn";
 
@@ -43,15 +44,6 @@ function writeUrl(next: { t?: number; w?: string | null }) {
     else url.searchParams.delete("w");
   }
   if (url.href !== window.location.href) window.history.replaceState(window.history.state, "", url.href);
-}
-
-function TimeReadout({ clock, duration }: { clock: PlaybackClock; duration: number }) {
-  const t = usePlaybackTime(clock);
-  return (
-    <span className="font-mono text-xs tabular-nums text-muted" data-testid="current-time">
-      {t.toFixed(1)} s / {duration.toFixed(1)} s
-    </span>
-  );
 }
 
 /** What a page around the viewer may do with its player (the review panel's pinned comments). */

@@ -4,6 +4,8 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, type FormEvent } from "react";
 import { errorMessage, useTRPC } from "@/trpc/client";
+import { evalFormFromRun } from "../runs/run-config";
+import { useRelaunch } from "../runs/use-relaunch";
 import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -91,15 +93,22 @@ function modelHint(m: { kind: string; config: Record<string, unknown>; nano: Nan
     : `${kind} · probe: ${problems.length} problem(s), see Models page`;
 }
 
-export function EvalLaunchForm({ projectId }: { projectId: string }) {
+export function EvalLaunchForm({ projectId, initialModelIds }: { projectId: string; initialModelIds?: string[] }) {
   const trpc = useTRPC();
   const router = useRouter();
   const models = useQuery(trpc.models.list.queryOptions({ projectId }));
   const datasets = useQuery(trpc.datasets.list.queryOptions({ projectId }));
-  const [form, setForm] = useState<LaunchFormState>(() =>
-    initialLaunchForm(`eval ${new Date().toISOString().slice(0, 16).replace("T", " ")}`),
-  );
+  const [form, setForm] = useState<LaunchFormState>(() => ({
+    ...initialLaunchForm(`eval ${new Date().toISOString().slice(0, 16).replace("T", " ")}`),
+    // "Evaluate this model" on the Models page: /evals?model=<id> (issue 41 item 7).
+    modelIds: initialModelIds ?? [],
+  }));
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  // "Relaunch with changes" (?from=<runId>): that run's model, dataset, mode, K and knobs.
+  const relaunched = useRelaunch(projectId, "eval", (config) => {
+    const f = evalFormFromRun(config);
+    if (f) setForm(f);
+  });
   const [submitted, setSubmitted] = useState(false);
   const launch = useMutation(
     trpc.evals.launch.mutationOptions({
@@ -136,6 +145,11 @@ export function EvalLaunchForm({ projectId }: { projectId: string }) {
         description="Every model × dataset × prompt mode × K is one run; runs are sharded over the workers and resume per sample after a crash."
       />
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5" aria-label="Launch an evaluation">
+        {relaunched && (
+          <p className="text-sm text-muted" data-testid="relaunch-note">
+            Pre-filled from run “{relaunched}”: change what you want and launch.
+          </p>
+        )}
         <Field label="Evaluation name" error={error("name")}>
           <Input value={form.name} maxLength={120} onChange={(e) => update("name", { name: e.target.value })} />
         </Field>

@@ -13,6 +13,7 @@ import { Badge, StatusBadge } from "../ui/badge";
 import { Button } from "../ui/button";
 import { Progress } from "../ui/progress";
 import { BuildQueueForm } from "../reviews/build-queue-form";
+import { RunConfigPanel } from "../runs/run-config-panel";
 import { EvalSummaryPanel } from "./eval-summary";
 import { MODE_LABEL } from "./format";
 import { SampleFiltersBar } from "./sample-filters-bar";
@@ -61,6 +62,7 @@ export function EvalRunView({
   liveStatus,
   canCancel,
   canReview = false,
+  canLaunch = false,
 }: {
   projectId: string;
   runId: string;
@@ -68,6 +70,8 @@ export function EvalRunView({
   canCancel: boolean;
   /** EDITOR and up: the "build a review queue" form. */
   canReview?: boolean;
+  /** EDITOR and up: "Relaunch with changes" (an imported run has nothing to relaunch). */
+  canLaunch?: boolean;
 }) {
   const trpc = useTRPC();
   const router = useRouter();
@@ -152,6 +156,7 @@ export function EvalRunView({
       {cancel.error && <Alert>{errorMessage(cancel.error)}</Alert>}
       <EvalTokenCapBanner projectId={projectId} runId={runId} active={active} />
       <EvalSummaryPanel summary={r.summary} />
+      <RunConfigPanel projectId={projectId} runId={runId} canLaunch={canLaunch && !r.imported} />
       {canReview && !active && r.summary.stored > 0 && (
         <BuildQueueForm projectId={projectId} runId={runId} datasetId={r.dataset?.id ?? null} />
       )}

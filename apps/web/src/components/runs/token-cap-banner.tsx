@@ -17,11 +17,14 @@ export function RlTokenCapBanner({ projectId, runId }: { projectId: string; runI
   const series = useQuery(
     trpc.runs.metrics.queryOptions({ projectId, runId, names: ["truncated_turn_rate"], maxPoints: 5000 }),
   );
-  // The cap the run's kept rollouts were generated under (their turns record it).
-  const cap = useQuery(trpc.runs.tokenCap.queryOptions({ projectId, runId }));
+  // The cap the run was launched with (its stored config; the launch fills the default in).
+  const config = useQuery(trpc.runs.config.queryOptions({ projectId, runId }));
   const warning = tokenCapSteps(series.data?.[0]?.points ?? []);
   if (!warning) return null;
-  const maxTokens = cap.data?.maxTokens;
+  // train.rl stores the launch's knobs under `overrides` (services/training.ts launchRl).
+  const overrides = config.data?.config.overrides as { maxNewTokens?: unknown } | undefined;
+  const launched = overrides?.maxNewTokens;
+  const maxTokens = typeof launched === "number" ? launched : undefined;
   return (
     <div data-testid="token-cap-banner">
       <Alert>

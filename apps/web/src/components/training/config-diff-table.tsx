@@ -1,19 +1,27 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
+import { useQueries } from "@tanstack/react-query";
+import { diffRunConfigs } from "@/components/runs/run-config";
 import { Alert } from "@/components/ui/alert";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { errorMessage, useTRPC } from "@/trpc/client";
 
-/** The runs' configs side by side, only the dotted keys whose values differ. */
+/**
+ * The runs' resolved configs side by side (defaults filled in, so a knob left at its default and
+ * the same value typed are equal), only the dotted keys whose values differ.
+ */
 export function ConfigDiffTable({ projectId, runIds }: { projectId: string; runIds: string[] }) {
   const trpc = useTRPC();
-  const diff = useQuery({
-    ...trpc.runs.configDiff.queryOptions({ projectId, runIds }),
-    enabled: runIds.length >= 2,
+  const configs = useQueries({
+    queries: runIds.map((runId) => ({
+      ...trpc.runs.config.queryOptions({ projectId, runId }),
+      enabled: runIds.length >= 2,
+    })),
   });
-  if (diff.error) return <Alert>{errorMessage(diff.error)}</Alert>;
-  if (!diff.data) return null;
-  const { runs, rows, same } = diff.data;
+  const failed = configs.find((c) => c.error);
+  if (failed?.error) return <Alert>{errorMessage(failed.error)}</Alert>;
+  if (runIds.length < 2 || configs.some((c) => !c.data)) return null;
+  const runs = configs.map((c) => c.data!);
+  const { rows, same } = diffRunConfigs(runs);
   return (
     <section className="flex flex-col gap-2" aria-label="Config diff">
       <h2 className="text-sm font-semibold text-muted">

@@ -4,6 +4,8 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { errorMessage, useTRPC } from "@/trpc/client";
+import { rlFormFromRun } from "../runs/run-config";
+import { useRelaunch } from "../runs/use-relaunch";
 import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
 import { Button } from "../ui/button";
@@ -50,6 +52,11 @@ export function TrainRlForm({
   const datasets = useQuery(trpc.datasets.list.queryOptions({ projectId }));
   const models = useQuery(trpc.models.list.queryOptions({ projectId }));
   const [form, setForm] = useState<RlFormState>(() => initialRlForm(`grpo-${datasetName}`.slice(0, 120), datasetId));
+  // "Relaunch with changes" (?from=<runId>): the run's settings, every knob as it ran.
+  const relaunched = useRelaunch(projectId, "rl", (config) => {
+    const f = rlFormFromRun(config);
+    if (f) setForm(f);
+  });
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
   const [advanced, setAdvanced] = useState(false);
@@ -106,6 +113,11 @@ export function TrainRlForm({
         description="Groups of full agentic rollouts on the suite's RL prompts, rewards per SPEC §2, clipped policy update with a KL penalty to the starting checkpoint (SPEC §3); runs on a worker's CPU core, checkpointed and resumable."
       />
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-5" aria-label="Launch an RL run">
+        {relaunched && (
+          <p className="text-sm text-muted" data-testid="relaunch-note">
+            Pre-filled from run “{relaunched}”: change what you want and launch.
+          </p>
+        )}
         <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
           <Field label="Run name" error={error("name")}>
             <Input value={form.name} maxLength={120} onChange={(e) => update("name", { name: e.target.value })} />

@@ -1,6 +1,7 @@
 "use client";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback } from "react";
+import { RunConfigPanel } from "../runs/run-config-panel";
 import { RlTokenCapBanner } from "../runs/token-cap-banner";
 import { rolloutStepFrom, rolloutStepSearch } from "./rollout-step";
 import { StepRolloutsPanel } from "./step-rollouts-panel";
@@ -14,9 +15,12 @@ import { TrainingDashboard } from "./training-dashboard";
 export function TrainingRunView({
   projectId,
   run,
+  canLaunch = false,
 }: {
   projectId: string;
   run: { id: string; name: string; kind: string };
+  /** EDITOR and up: "Relaunch with changes". */
+  canLaunch?: boolean;
 }) {
   const router = useRouter();
   const pathname = usePathname();
@@ -34,6 +38,7 @@ export function TrainingRunView({
   return (
     <>
       {rl && <RlTokenCapBanner projectId={projectId} runId={run.id} />}
+      <RunConfigPanel projectId={projectId} runId={run.id} canLaunch={canLaunch} />
       <TrainingDashboard
         projectId={projectId}
         runs={[{ id: run.id, name: run.name }]}

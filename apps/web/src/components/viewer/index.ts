@@ -15,5 +15,6 @@ export {
 } from "./lane-model";
 export { laneBg, laneBorder, laneColor } from "./lane-colors";
 export { WindowPopover } from "./window-popover";
+export { TimeReadout } from "./time-readout";
 export { FilmstripTiles, pickEven, useFilmstrip, type Filmstrip } from "./filmstrip-tiles";
 export { createPlaybackClock, usePlaybackClockState, usePlaybackTime, type PlaybackClock } from "@/lib/playback-clock";

@@ -42,7 +42,7 @@ export const modelsRouter = createTRPCRouter({
         method: "PATCH",
         path: "/projects/{projectId}/models/{modelId}",
         tags: ["models"],
-        summary: "Rename a model or replace / remove its API key",
+        summary: "Rename a model, change its description, or replace / remove its API key",
         protect: true,
       },
     })

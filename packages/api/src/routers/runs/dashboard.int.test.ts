@@ -2,7 +2,8 @@
 // back downsampled with its extremes kept, a zoom window re-fetches full detail by step and by wall
 // time, the export pages concatenate into every point, configs diff by dotted key, and only
 // members may read.
-import { db, metrics } from "@paravt/shared/server";
+import { hostname } from "node:os";
+import { db, metrics, runs } from "@paravt/shared/server";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 import { projectWithRoleCallers } from "../../test-helpers";
@@ -192,6 +193,22 @@ describe("runs dashboard procedures", () => {
     ]);
     expect(diff.same).toBe(3); // preset, optim.betas, seed
     expect(await codeOf(fx.asViewer.runs.configDiff({ projectId: fx.project.id, runIds: [a.id] }))).toBe("BAD_REQUEST");
+  });
+
+  it("runs.config: the stored config, the worker that started it, the dataset and model it names", async () => {
+    const fx = await projectWithRoleCallers();
+    const other = await projectWithRoleCallers();
+    const dataset = await db().dataset.create({ data: { projectId: fx.project.id, name: "suite-a" } });
+    const run = await seedRun(fx.project.id, { datasetId: dataset.id, name: "n", seed: 3 });
+    const ref = { projectId: fx.project.id, runId: run.id };
+    expect((await fx.asViewer.runs.config(ref)).worker).toBeNull();
+    await runs.startRunAttempt(run.id);
+    const out = await fx.asViewer.runs.config(ref);
+    expect(out.worker).toEqual({ host: hostname(), pid: process.pid });
+    expect(out.config).toEqual({ datasetId: dataset.id, name: "n", seed: 3 });
+    expect(out.dataset).toEqual({ id: dataset.id, name: "suite-a" });
+    expect(out.startedAt).not.toBeNull();
+    expect(await codeOf(other.asOwner.runs.config({ projectId: other.project.id, runId: run.id }))).toBe("NOT_FOUND");
   });
 
   it("lets members read and hides runs from outsiders and other projects", async () => {

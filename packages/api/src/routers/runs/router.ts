@@ -9,6 +9,7 @@ import {
   metricNamesOutput,
   metricQueryInput,
   metricQueryOutput,
+  runConfigOutput,
   runListInput,
   runOutput,
   runRefInput,
@@ -107,6 +108,12 @@ export const runsRouter = createTRPCRouter({
     .input(configDiffInput)
     .output(configDiffOutput)
     .query(({ ctx, input }) => metrics.configDiff(ctx.access, input.runIds)),
+  /** A run's stored config, the worker that ran it and the dataset and model it names (the run page). */
+  config: projectProcedure
+    .meta({ scope: "READ" })
+    .input(runRefInput)
+    .output(runConfigOutput)
+    .query(({ ctx, input }) => runs.getRunConfig(ctx.access, input.runId)),
   /** Stored main-agent turns of a run and how many hit the generation cap (the eval run page's warning). */
   tokenCap: projectProcedure
     .meta({ scope: "READ" })

@@ -1,8 +1,15 @@
-import { rlLaunchInput, runOutput, sftLaunchInput } from "@paravt/shared";
+import { z } from "zod";
+import { rlLaunchInput, runOutput, sftLaunchInput, trainingRunListInput, trainingRunRow } from "@paravt/shared";
 import { assertCan, training } from "@paravt/shared/server";
-import { createTRPCRouter, projectEditorProcedure } from "../../trpc";
+import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc";
 
 export const trainingRouter = createTRPCRouter({
+  /** SFT and RL runs with their last loss / reward, steps and produced model (the Training tab). */
+  runs: projectProcedure
+    .meta({ scope: "READ" })
+    .input(trainingRunListInput)
+    .output(z.array(trainingRunRow))
+    .query(({ ctx, input }) => training.listTrainingRuns(ctx.access, input)),
   /** Cold-start SFT of ParaVT-nano on a needle-suite dataset (a train.sft job). */
   launchSft: projectEditorProcedure
     .meta({

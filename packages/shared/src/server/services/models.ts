@@ -21,7 +21,32 @@ import { serverEnv } from "../env";
 import type { ProjectAccess } from "./access";
 import { readNanoCheckpoint } from "./models-nano";
 
-async function toOutput(m: Model): Promise<ModelOutput> {
+type ModelEvaluation = ModelOutput["evaluations"][number];
+const EVALUATIONS_PER_MODEL = 5;
+
+/** The evaluation groups each model ran in, newest first (eval runs store their group in config). */
+async function evaluationsOf(projectId: string, modelIds: string[]): Promise<Map<string, ModelEvaluation[]>> {
+  const out = new Map<string, ModelEvaluation[]>();
+  if (modelIds.length === 0) return out;
+  const rows = await db().$queryRaw<{ model_id: string; group_id: string; name: string; created_at: Date }[]>`
+    SELECT model_id, group_id, name, created_at FROM (
+      SELECT model_id, config->'group'->>'id' AS group_id, config->'group'->>'name' AS name,
+             min(created_at) AS created_at,
+             row_number() OVER (PARTITION BY model_id ORDER BY min(created_at) DESC) AS n
+      FROM runs
+      WHERE project_id = ${projectId} AND kind = 'eval' AND model_id = ANY(${modelIds})
+        AND config->'group'->>'id' IS NOT NULL
+      GROUP BY model_id, config->'group'->>'id', config->'group'->>'name'
+    ) g WHERE n <= ${EVALUATIONS_PER_MODEL} ORDER BY created_at DESC`;
+  for (const r of rows) {
+    const list = out.get(r.model_id) ?? [];
+    list.push({ groupId: r.group_id, name: r.name ?? r.group_id, createdAt: r.created_at });
+    out.set(r.model_id, list);
+  }
+  return out;
+}
+
+async function toOutput(m: Model, evaluations?: ModelEvaluation[]): Promise<ModelOutput> {
   const config = (m.config ?? {}) as Record<string, unknown>;
   return {
     id: m.id,
@@ -32,6 +57,10 @@ async function toOutput(m: Model): Promise<ModelOutput> {
     createdAt: m.createdAt,
     // Trained Ks, quality and lineage come from the checkpoint itself (models-nano.ts).
     nano: m.kind === "NANO_CHECKPOINT" ? await readNanoCheckpoint(m.projectId, config.checkpoint) : null,
+    description: typeof config.description === "string" ? config.description : "",
+    // train.sft / train.rl record the run that registered the checkpoint (workers/src/handlers).
+    producedByRunId: typeof config.runId === "string" ? config.runId : null,
+    evaluations: evaluations ?? (await evaluationsOf(m.projectId, [m.id])).get(m.id) ?? [],
   };
 }
 
@@ -56,7 +85,11 @@ function normalizeConfig(draft: ModelConfigDraft): Prisma.InputJsonObject {
 
 export async function listModels(access: ProjectAccess): Promise<ModelOutput[]> {
   const rows = await db().model.findMany({ where: { projectId: access.projectId }, orderBy: { createdAt: "desc" } });
-  return Promise.all(rows.map(toOutput));
+  const evaluations = await evaluationsOf(
+    access.projectId,
+    rows.map((m) => m.id),
+  );
+  return Promise.all(rows.map((m) => toOutput(m, evaluations.get(m.id) ?? [])));
 }
 
 export async function createModel(
@@ -105,7 +138,13 @@ function patchedLimits(config: Record<string, unknown>, patch: Partial<EndpointL
 
 export async function updateModel(
   access: ProjectAccess,
-  input: { modelId: string; name?: string; apiKey?: string | null; limits?: Partial<EndpointLimits> },
+  input: {
+    modelId: string;
+    name?: string;
+    apiKey?: string | null;
+    limits?: Partial<EndpointLimits>;
+    description?: string;
+  },
 ): Promise<ModelOutput> {
   const m = await db().model.findFirst({ where: { id: input.modelId, projectId: access.projectId } });
   if (!m) throw new NotFoundError("Model");
@@ -118,8 +157,14 @@ export async function updateModel(
     where: { id: m.id },
     data: {
       ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.limits
-        ? { config: { ...config, ...patchedLimits(config, input.limits) } as Prisma.InputJsonObject }
+      ...(input.limits || input.description !== undefined
+        ? {
+            config: {
+              ...config,
+              ...(input.limits ? patchedLimits(config, input.limits) : {}),
+              ...(input.description !== undefined ? { description: input.description } : {}),
+            } as Prisma.InputJsonObject,
+          }
         : {}),
       ...(input.apiKey !== undefined ? { secretEnc: input.apiKey === null ? null : encryptSecret(input.apiKey) } : {}),
     },

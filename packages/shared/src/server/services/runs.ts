@@ -2,7 +2,8 @@
 // QUEUED -> RUNNING -> SUCCEEDED | FAILED | CANCELLED, and each change is published to the
 // project's event channel for live pages.
 import { Prisma, type Run, type RunKind } from "@paravt/db";
-import type { RunEvent, RunOutput } from "../../contracts/runs";
+import { hostname } from "node:os";
+import { runWorkerSchema, type RunConfigOutput, type RunEvent, type RunOutput } from "../../contracts/runs";
 import { NotFoundError, ValidationError } from "../../errors";
 import { JOB_CATALOG, type JobName, type JobPayload } from "../../jobs/catalog";
 import { db } from "../db";
@@ -109,6 +110,44 @@ export async function getRun(access: ProjectAccess, runId: string): Promise<RunO
   return toRunOutput(r);
 }
 
+/**
+ * A run's stored config and what it names (dataset, model) and the worker that ran it. An eval's
+ * sample ids are replaced by their count (thousands of ids are not a setting to read).
+ */
+export async function getRunConfig(access: ProjectAccess, runId: string): Promise<RunConfigOutput> {
+  const r = await db().run.findFirst({ where: { id: runId, projectId: access.projectId } });
+  if (!r) throw new NotFoundError("Run");
+  const raw = r.config !== null && typeof r.config === "object" && !Array.isArray(r.config) ? r.config : {};
+  const { worker, sampleIds, ...config } = raw as Record<string, unknown>;
+  const datasetId = typeof config.datasetId === "string" ? config.datasetId : null;
+  const modelId = r.modelId ?? (typeof config.modelId === "string" ? config.modelId : null);
+  const [dataset, model] = await Promise.all([
+    datasetId
+      ? db().dataset.findFirst({
+          where: { id: datasetId, projectId: access.projectId },
+          select: { id: true, name: true },
+        })
+      : null,
+    modelId
+      ? db().model.findFirst({ where: { id: modelId, projectId: access.projectId }, select: { id: true, name: true } })
+      : null,
+  ]);
+  const w = runWorkerSchema.safeParse(worker);
+  return {
+    id: r.id,
+    kind: r.kind,
+    name: r.name,
+    status: r.status,
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
+    config,
+    sampleCount: Array.isArray(sampleIds) ? sampleIds.length : null,
+    worker: w.success ? w.data : null,
+    dataset,
+    model,
+  };
+}
+
 export async function cancelRun(access: ProjectAccess, runId: string): Promise<RunOutput> {
   const r = await db().run.findFirst({ where: { id: runId, projectId: access.projectId } });
   if (!r) throw new NotFoundError("Run");
@@ -143,6 +182,12 @@ export async function startRunAttempt(runId: string): Promise<Run | null> {
     data: { status: "RUNNING", startedAt: new Date(), attempts: { increment: 1 }, error: null },
   });
   if (res.count === 0) return null;
+  // The worker process of this attempt, for the run page ("worker/device"); jobs read their
+  // settings with schemas that ignore the extra key.
+  await db()
+    .$executeRaw`UPDATE runs SET config = CASE WHEN jsonb_typeof(config) = 'object' THEN config ELSE '{}'::jsonb END
+    || jsonb_build_object('worker', jsonb_build_object('host', ${hostname()}::text, 'pid', ${process.pid}::int))
+    WHERE id = ${runId}`;
   const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
   await publishRunEvent(toEvent(run));
   return run;

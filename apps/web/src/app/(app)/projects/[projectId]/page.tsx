@@ -43,9 +43,16 @@ export default function ProjectOverviewPage() {
         <CardHeader title="Recent jobs" actions={<LiveBadge status={live.status} />} />
         <ul className="divide-y divide-line">
           {runs.data?.map((r) => (
-            <li key={r.id} className="flex items-center justify-between py-2 text-sm">
-              <span>{r.name}</span>
-              <StatusBadge status={r.status} />
+            <li key={r.id}>
+              <Link
+                href={`/projects/${projectId}/runs/${r.id}`}
+                className="flex items-center justify-between gap-3 py-2 text-sm hover:text-accent"
+              >
+                <span className="truncate" title={r.name}>
+                  {r.name}
+                </span>
+                <StatusBadge status={r.status} />
+              </Link>
             </li>
           ))}
           {runs.data?.length === 0 && <li className="py-2 text-sm text-muted">No jobs yet.</li>}

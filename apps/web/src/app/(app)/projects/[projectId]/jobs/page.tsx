@@ -1,16 +1,16 @@
 "use client";
-import { RUN_STATUSES, type RunStatus } from "@paravt/shared";
+import type { RunStatus } from "@paravt/shared";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { timeAgo } from "@/components/format";
 import { LiveBadge } from "@/components/live-badge";
 import { useLiveRuns } from "@/components/live-runs";
+import { RunStatusSelect } from "@/components/runs/run-status-select";
 import { Alert } from "@/components/ui/alert";
 import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/card";
-import { Select } from "@/components/ui/input";
 import { Progress } from "@/components/ui/progress";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { useProject } from "@/lib/use-project";
@@ -32,19 +32,7 @@ export default function JobsPage() {
         actions={
           <>
             <LiveBadge status={live.status} />
-            <Select
-              aria-label="Filter by status"
-              value={status}
-              onChange={(e) => setStatus(e.target.value as RunStatus | "")}
-              className="w-40"
-            >
-              <option value="">All statuses</option>
-              {RUN_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s.toLowerCase()}
-                </option>
-              ))}
-            </Select>
+            <RunStatusSelect value={status} onChange={setStatus} />
           </>
         }
       />

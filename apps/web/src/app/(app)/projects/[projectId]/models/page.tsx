@@ -1,9 +1,11 @@
 "use client";
 import { ENDPOINT_LIMIT_DEFAULTS, type ModelConfigDraft } from "@paravt/shared";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { Fragment, useState, type FormEvent } from "react";
+import { Fragment, useState, type FormEvent, type ReactNode } from "react";
 import { timeAgo } from "@/components/format";
+import Link from "next/link";
 import { EndpointProbeSummary, storedProbe } from "@/components/models/endpoint-probe";
+import { modelLinks } from "@/components/models/model-links";
 import { NanoCheckpointSummary, ShortId } from "@/components/models/nano-checkpoint";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -104,6 +106,39 @@ function EditLimitsForm({
   );
 }
 
+/** A model's one-line description (models.update `description`, stored in its config). */
+function EditDescriptionForm({
+  projectId,
+  model,
+  onDone,
+}: {
+  projectId: string;
+  model: { id: string; name: string; description: string };
+  onDone: () => void;
+}) {
+  const trpc = useTRPC();
+  const update = useMutation(trpc.models.update.mutationOptions({ onSuccess: onDone }));
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const description = String(new FormData(e.currentTarget).get("description") ?? "");
+    update.mutate({ projectId, modelId: model.id, description });
+  }
+  return (
+    <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-3" aria-label={`Description of ${model.name}`}>
+      <Field label="Model description">
+        <Input name="description" maxLength={500} defaultValue={model.description} className="w-96" />
+      </Field>
+      <Button type="submit" size="sm" disabled={update.isPending}>
+        Save description
+      </Button>
+      <Button type="button" size="sm" variant="ghost" onClick={onDone}>
+        Close
+      </Button>
+      {update.error && <Alert>{errorMessage(update.error)}</Alert>}
+    </form>
+  );
+}
+
 export default function ModelsPage() {
   const { projectId, can } = useProject();
   const trpc = useTRPC();
@@ -115,6 +150,12 @@ export default function ModelsPage() {
   const probe = useMutation(trpc.models.probe.mutationOptions({ onSettled: refetch }));
   const [kind, setKind] = useState<Kind>("OPENAI_COMPATIBLE");
   const [editing, setEditing] = useState<string | null>(null);
+  const [describing, setDescribing] = useState<string | null>(null);
+  // An inline form's end: close it and read the list again.
+  const done = (close: (id: null) => void) => () => {
+    close(null);
+    refetch();
+  };
 
   function onCreate(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -236,10 +277,20 @@ export default function ModelsPage() {
             const probing = probe.isPending && probe.variables?.modelId === m.id;
             return (
               <Fragment key={m.id}>
-                <tr>
-                  <Td className="font-medium">
-                    {m.name}
-                    {m.nano && <ShortId nano={m.nano} />}
+                <tr id={`model-${m.id}`} data-testid={`model-${m.id}`}>
+                  <Td className="max-w-xs">
+                    <div className="flex min-w-0 items-baseline">
+                      <span className="truncate font-medium" title={m.name}>
+                        {m.name}
+                      </span>
+                      {m.nano && <ShortId nano={m.nano} />}
+                    </div>
+                    {m.description && (
+                      <div className="truncate text-xs text-muted" title={m.description}>
+                        {m.description}
+                      </div>
+                    )}
+                    <ModelLinksLine links={modelLinks(projectId, m)} name={m.name} canLaunch={can("runs.launch")} />
                   </Td>
                   <Td>
                     <Badge>{m.kind.toLowerCase().replace("_", " ")}</Badge>
@@ -275,25 +326,29 @@ export default function ModelsPage() {
                           Limits
                         </Button>
                       )}
+                      <Button
+                        size="sm"
+                        variant="ghost"
+                        aria-expanded={describing === m.id}
+                        onClick={() => setDescribing(describing === m.id ? null : m.id)}
+                      >
+                        Describe
+                      </Button>
                       <Button size="sm" variant="ghost" onClick={() => remove.mutate({ projectId, modelId: m.id })}>
                         Remove
                       </Button>
                     </Td>
                   )}
                 </tr>
+                {describing === m.id && (
+                  <FormRow>
+                    <EditDescriptionForm projectId={projectId} model={m} onDone={done(setDescribing)} />
+                  </FormRow>
+                )}
                 {editing === m.id && (
-                  <tr>
-                    <Td colSpan={6} className="pt-0">
-                      <EditLimitsForm
-                        projectId={projectId}
-                        model={m}
-                        onDone={() => {
-                          setEditing(null);
-                          refetch();
-                        }}
-                      />
-                    </Td>
-                  </tr>
+                  <FormRow>
+                    <EditLimitsForm projectId={projectId} model={m} onDone={done(setEditing)} />
+                  </FormRow>
                 )}
                 {m.nano && (
                   <tr>
@@ -320,5 +375,57 @@ export default function ModelsPage() {
         </tbody>
       </Table>
     </div>
+  );
+}
+
+/** Under a model's name: the run that produced it, its evaluations, and "Evaluate this model". */
+function ModelLinksLine({
+  links,
+  name,
+  canLaunch,
+}: {
+  links: ReturnType<typeof modelLinks>;
+  name: string;
+  canLaunch: boolean;
+}) {
+  const link = "text-accent hover:underline";
+  if (!links.producedBy && links.evaluations.length === 0 && !canLaunch) return null;
+  return (
+    <div className="mt-1 flex flex-wrap gap-x-3 gap-y-1 text-xs">
+      {links.producedBy && (
+        <Link href={links.producedBy} className={link}>
+          Training run
+        </Link>
+      )}
+      {links.evaluations.length > 0 && (
+        <span className="text-muted">
+          Evaluations:{" "}
+          {links.evaluations.map((e, i) => (
+            <span key={e.href}>
+              {i > 0 && ", "}
+              <Link href={e.href} className={link} title={e.label}>
+                {e.label.length > 24 ? `${e.label.slice(0, 23)}…` : e.label}
+              </Link>
+            </span>
+          ))}
+        </span>
+      )}
+      {canLaunch && (
+        <Link href={links.evaluate} className={link} aria-label={`Evaluate ${name}`}>
+          Evaluate this model
+        </Link>
+      )}
+    </div>
+  );
+}
+
+/** A row under a model's row holding one of its inline forms (limits, description). */
+function FormRow({ children }: { children: ReactNode }) {
+  return (
+    <tr>
+      <Td colSpan={6} className="pt-0">
+        {children}
+      </Td>
+    </tr>
   );
 }

@@ -44,6 +44,7 @@ export default function RunPage() {
         liveStatus={live.status}
         canCancel={can("runs.cancel")}
         canReview={can("reviews.queue.create")}
+        canLaunch={can("runs.launch")}
       />
     );
   }
@@ -90,7 +91,11 @@ export default function RunPage() {
           )}
           {/* useSearchParams (the dashboard's URL state, the rollouts' step) needs a Suspense boundary. */}
           <Suspense>
-            <TrainingRunView projectId={projectId} run={{ id: r.id, name: r.name, kind: r.kind }} />
+            <TrainingRunView
+              projectId={projectId}
+              run={{ id: r.id, name: r.name, kind: r.kind }}
+              canLaunch={can("runs.launch")}
+            />
           </Suspense>
         </>
       )}
