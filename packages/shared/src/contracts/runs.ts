@@ -126,6 +126,21 @@ export const metricExportOutput = z.object({
 });
 export type MetricExportOutput = z.infer<typeof metricExportOutput>;
 
+/**
+ * A JSON config flattened to dotted keys; arrays and scalars are leaves (JSON-encoded), undefined
+ * is left out. One definition for the server's `runs.configDiff` and the run page's resolved config.
+ */
+export function flattenConfig(value: unknown, prefix = "", out: Record<string, string> = {}): Record<string, string> {
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length === 0 && prefix) out[prefix] = "{}";
+    for (const [k, v] of entries) flattenConfig(v, prefix ? `${prefix}.${k}` : k, out);
+  } else if (prefix && value !== undefined) {
+    out[prefix] = JSON.stringify(value);
+  }
+  return out;
+}
+
 export const configDiffInput = projectRef.extend({ runIds: z.array(id).min(2).max(8) });
 export const configDiffOutput = z.object({
   runs: z.array(z.object({ id: z.string(), name: z.string() })),

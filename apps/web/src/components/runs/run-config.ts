@@ -3,24 +3,12 @@
 // diff and their unit test see the same values. Defaults come from one definition each: the
 // launch contracts (sftRunConfig, rlRunConfig, evalKnobs) and the RL form's preset knobs
 // (presetOverrides: the trainer defaults and the SPEC §2 recipe weights).
-import { evalKnobs, rlRunConfig, sftRunConfig, type EvalMode } from "@paravt/shared";
+import { evalKnobs, flattenConfig, rlRunConfig, sftRunConfig, type EvalMode } from "@paravt/shared";
 import { initialLaunchForm, type LaunchFormState } from "../evals/launch-form-state";
 import { OVERRIDE_FIELDS, presetOverrides, type RlFormState } from "../training/rl-launch-state";
 
 /** Keys the page shows apart (the worker), or that are not settings (the eval's sample ids). */
 const NOT_SETTINGS = new Set(["worker", "sampleIds"]);
-
-/** Flattens JSON to dotted keys; arrays and scalars are leaves (JSON-encoded). */
-export function flattenConfig(value: unknown, prefix = "", out: Record<string, string> = {}): Record<string, string> {
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-    const entries = Object.entries(value as Record<string, unknown>);
-    if (entries.length === 0 && prefix) out[prefix] = "{}";
-    for (const [k, v] of entries) flattenConfig(v, prefix ? `${prefix}.${k}` : k, out);
-  } else if (prefix && value !== undefined) {
-    out[prefix] = JSON.stringify(value);
-  }
-  return out;
-}
 
 function withoutNonSettings(config: unknown): Record<string, unknown> {
   const c = config !== null && typeof config === "object" && !Array.isArray(config) ? config : {};

@@ -1,3 +1,4 @@
+import { flattenConfig } from "../../contracts/runs";
 import { NotFoundError } from "../../errors";
 import { csvRow } from "../csv";
 import { db } from "../db";
@@ -200,18 +201,6 @@ export async function exportSeries(
     );
   }
   return { format: "csv", content: lines.length ? `${lines.join("\n")}\n` : "", rows: wide.length, nextAfterStep };
-}
-
-/** Flattens a JSON config to dotted keys; arrays and scalars are leaves (JSON-encoded). */
-export function flattenConfig(value: unknown, prefix = "", out: Record<string, string> = {}): Record<string, string> {
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-    const entries = Object.entries(value as Record<string, unknown>);
-    if (entries.length === 0 && prefix) out[prefix] = "{}";
-    for (const [k, v] of entries) flattenConfig(v, prefix ? `${prefix}.${k}` : k, out);
-  } else if (prefix) {
-    out[prefix] = JSON.stringify(value);
-  }
-  return out;
 }
 
 /** Two or more runs' configs side by side, only the keys whose values differ (a missing key differs). */
