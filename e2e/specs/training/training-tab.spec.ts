@@ -15,6 +15,13 @@ test("Training tab: launch SFT from it, see the run's row and figures, filter, c
   // The suite's launch forms, mounted here too.
   await page.getByRole("button", { name: "Launch training" }).click();
   await expect(page.getByLabel("Training suite")).toHaveValue(/.+/);
+  // The RL form mounted here (the suite list already loaded) also starts at the suite's measured
+  // max new tokens, not SPEC §3's fallback (issue 41 item 1).
+  const rlForm = page.getByRole("form", { name: "Launch an RL run" });
+  await rlForm.getByRole("button", { name: "Advanced" }).click();
+  await expect(rlForm.getByText(/not SPEC §3: .*Max new tokens \d+ \(SPEC 2048\)/)).toBeVisible();
+  await expect(rlForm.getByText(/^changed:/)).toHaveCount(0);
+  await rlForm.getByRole("button", { name: "Advanced" }).click(); // closed again: its fields leave the page
   await page.getByLabel("Model name").fill("tab-sft");
   await page.getByLabel("Steps").fill("2");
   await page.getByLabel("Batch").fill("1");

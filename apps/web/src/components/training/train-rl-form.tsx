@@ -70,7 +70,9 @@ export function TrainRlForm({
   const checkpoints = (models.data ?? []).filter((m) => m.kind === "NANO_CHECKPOINT");
   // Max new tokens defaults to what the chosen suite's turns need (measured at its import).
   const suiteTokens = suiteMaxNewTokens(suites.find((d) => d.id === form.datasetId)?.source);
-  const shownDefault = useRef(suiteTokens.value);
+  // The default the form holds now: the initial form's (SPEC §3's fallback) until the suite's
+  // measurement is known, which may already be the case at the first render (a cached list).
+  const shownDefault = useRef(Number(form.overrides.maxNewTokens));
   useEffect(() => {
     const previous = shownDefault.current;
     if (previous === suiteTokens.value) return;

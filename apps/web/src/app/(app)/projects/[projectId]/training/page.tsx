@@ -46,7 +46,7 @@ export default function TrainingPage() {
               aria-label="Filter by kind"
               value={filters.kind ?? ""}
               onChange={(e) => setFilter({ kind: (e.target.value || undefined) as typeof filters.kind })}
-              className="w-32"
+              className="w-40"
             >
               <option value="">SFT and RL</option>
               {TRAINING_RUN_KINDS.map((k) => (
