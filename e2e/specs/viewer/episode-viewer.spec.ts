@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { createDb } from "@paravt/db";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { addEndpointModel, evaluateOnSuiteAtK8, generateOneVideoSuite, signUpWithProject } from "../support";
@@ -165,6 +166,44 @@ test("episode viewer: overview ticks and parallel crop windows on the timeline, 
     console.log(
       `viewer ] / [ latency over 20 presses: median ${sorted[10]!.toFixed(1)} ms, max ${sorted[19]!.toFixed(1)} ms`,
     );
+
+    // Full transcript (issue 41 item 12): collapsible sections with counts, copy / download as JSON.
+    await page.keyboard.press("Escape");
+    const transcript = page.getByTestId("full-transcript");
+    await transcript.getByText("Full transcript").click();
+    const sections = transcript.locator("details[data-section]");
+    // The question, 4 assistant turns (3 tool rounds and the answer), and per call its arguments,
+    // sub-agent output and tool response.
+    await expect(transcript.locator('[data-section="question"]')).toBeVisible();
+    await expect(transcript.locator('details[data-role="assistant"]')).toHaveCount(4);
+    await expect(transcript.locator('details[data-role="sub-agent prompt"]')).toHaveCount(15);
+    const toolResponse = transcript.locator('[data-section="turn-1.call-2.response"]');
+    await toolResponse.locator("summary").click();
+    await expect(toolResponse).toHaveAttribute("open", "");
+    await expect(toolResponse.locator("pre")).not.toBeEmpty();
+    await expect(toolResponse.getByTestId("section-count")).toHaveText(/\d chars$/);
+    // (This scripted episode stores no sub-agent output section to open; the unit test covers them.)
+    const sectionCount = await sections.count();
+    // Copy as JSON: the clipboard holds one JSON entry per section shown.
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await transcript.getByRole("button", { name: "Copy as JSON" }).click();
+    await expect(transcript.getByTestId("transcript-copy-status")).toHaveText(`Copied ${sectionCount} sections.`);
+    const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as {
+      sections: { role: string; text: string }[];
+    };
+    expect(copied.sections).toHaveLength(sectionCount);
+    expect(copied.sections.filter((x) => x.role === "tool").length).toBe(
+      await transcript.locator('details[data-role="tool"]').count(),
+    );
+    // Download JSON: the same transcript as a file.
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      transcript.getByRole("button", { name: "Download JSON" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^transcript-.+\.json$/);
+    const file = await download.path();
+    const downloaded = JSON.parse(await readFile(file, "utf8")) as { sections: unknown[] };
+    expect(downloaded.sections).toHaveLength(sectionCount);
 
     await page.screenshot({ path: testInfo.outputPath("episode-viewer-light.png"), fullPage: true });
     await page.getByRole("button", { name: "Toggle dark mode" }).click();

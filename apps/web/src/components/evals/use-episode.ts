@@ -5,7 +5,7 @@ import {
   type EvalEpisodeOutput,
   type EvalEpisodeTextOutput,
 } from "@paravt/shared";
-import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import { useTRPC } from "@/trpc/client";
 
@@ -50,8 +50,18 @@ export function useFullText(ref: EpisodeTextRef, enabled: boolean) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   return useQuery({
-    queryKey: [...trpc.evals.episodeText.queryKey(), "whole", ref],
+    ...fullTextQuery(trpc, queryClient, ref),
     enabled,
+  });
+}
+
+/**
+ * The query behind `useFullText`, for a caller that needs several whole texts at once
+ * (`queryClient.fetchQuery(fullTextQuery(…))`, e.g. the full transcript's "Copy as JSON").
+ */
+export function fullTextQuery(trpc: ReturnType<typeof useTRPC>, queryClient: QueryClient, ref: EpisodeTextRef) {
+  return {
+    queryKey: [...trpc.evals.episodeText.queryKey(), "whole", ref],
     staleTime: Infinity,
     queryFn: async () => {
       const parts: string[] = [];
@@ -67,5 +77,5 @@ export function useFullText(ref: EpisodeTextRef, enabled: boolean) {
       }
       return parts.join("");
     },
-  });
+  };
 }

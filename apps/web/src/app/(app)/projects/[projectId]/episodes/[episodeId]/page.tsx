@@ -9,6 +9,7 @@ import { ProtocolText } from "@/components/evals/protocol-text";
 import { useEpisode } from "@/components/evals/use-episode";
 import { RewardTerms } from "@/components/training/step-rollouts-panel";
 import { Alert } from "@/components/ui/alert";
+import { FullTranscript } from "@/components/viewer/full-transcript";
 import { useProject } from "@/lib/use-project";
 import { errorMessage, useTRPC } from "@/trpc/client";
 
@@ -69,6 +70,7 @@ export default function EpisodePage() {
       {video.error && <Alert>{errorMessage(video.error)}</Alert>}
       <EpisodeViewer projectId={projectId} episode={e} video={video.data ?? null} />
       <EpisodeOverview projectId={projectId} episode={e} />
+      <FullTranscript projectId={projectId} episode={e} />
       {e.finalText && e.turnCount === 0 && (
         <div className="flex flex-col gap-2">
           <h3 className="text-sm font-semibold">Final response</h3>
