@@ -3,7 +3,7 @@ import { TRAINING_RUN_KINDS } from "@paravt/shared";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { timeAgo } from "@/components/format";
 import { LiveBadge } from "@/components/live-badge";
 import { useLiveRuns } from "@/components/live-runs";
@@ -31,8 +31,16 @@ export default function TrainingPage() {
   const [launching, setLaunching] = useState(false);
   const base = `/projects/${projectId}`;
   const now = new Date();
-  const setFilter = (patch: Partial<typeof filters>) =>
-    router.replace(trainingFiltersQuery({ ...filters, ...patch }) || "?", { scroll: false });
+  // The filters as last asked for, not as this render's address has them: two quick changes (kind,
+  // then status) must both stay, though the router has not re-rendered between them.
+  const asked = useRef(filters);
+  useEffect(() => {
+    asked.current = filters; // the address changed (a change here, or back / forward)
+  }, [filters.kind, filters.status]); // eslint-disable-line react-hooks/exhaustive-deps
+  const setFilter = (patch: Partial<typeof filters>) => {
+    asked.current = { ...asked.current, ...patch };
+    router.replace(trainingFiltersQuery(asked.current) || "?", { scroll: false });
+  };
 
   return (
     <>
