@@ -385,7 +385,8 @@ export interface LoadOptions {
 }
 
 /** Reads and cross-checks a checkpoint directory. */
-export async function loadCheckpoint(dir: string, opts: LoadOptions = {}): Promise<Checkpoint> {
+/** A checkpoint's config.json, parsed and schema-checked (BAD_CONFIG naming the file otherwise). */
+async function readCheckpointConfig(dir: string): Promise<CheckpointConfig> {
   const configPath = join(dir, CONFIG_FILE);
   let raw: unknown;
   try {
@@ -396,7 +397,12 @@ export async function loadCheckpoint(dir: string, opts: LoadOptions = {}): Promi
   }
   const parsed = CheckpointConfigSchema.safeParse(raw);
   if (!parsed.success) throw new CheckpointError("BAD_CONFIG", `${configPath}: ${issues(parsed.error)}`);
-  const config = parsed.data;
+  return parsed.data;
+}
+
+export async function loadCheckpoint(dir: string, opts: LoadOptions = {}): Promise<Checkpoint> {
+  const configPath = join(dir, CONFIG_FILE);
+  const config = await readCheckpointConfig(dir);
 
   const tokPath = join(dir, TOKENIZER_FILE);
   let tokenizer: Tokenizer;
@@ -469,19 +475,10 @@ export interface LineageParent {
 
 /** Reads the lineage, trained Ks and model hash of checkpoint `dir` (config.json schema-checked, no tensors decoded). */
 export async function lineageParent(dir: string): Promise<LineageParent> {
-  const configPath = join(dir, CONFIG_FILE);
-  let raw: unknown;
-  try {
-    raw = JSON.parse((await readIn(dir, CONFIG_FILE)).toString("utf8"));
-  } catch (e) {
-    if (e instanceof CheckpointError) throw e;
-    throw new CheckpointError("BAD_CONFIG", `${configPath}: not valid JSON (${(e as Error).message})`);
-  }
-  const parsed = CheckpointConfigSchema.safeParse(raw);
-  if (!parsed.success) throw new CheckpointError("BAD_CONFIG", `${configPath}: ${issues(parsed.error)}`);
+  const config = await readCheckpointConfig(dir);
   return {
-    lineage: parsed.data.lineage ?? [],
-    trainedKs: parsed.data.trainedKs ?? null,
+    lineage: config.lineage ?? [],
+    trainedKs: config.trainedKs ?? null,
     modelHash: await modelFileHash(dir),
   };
 }
