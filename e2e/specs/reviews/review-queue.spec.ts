@@ -1,6 +1,13 @@
 import fs from "node:fs/promises";
-import { expect, test, type Page } from "@playwright/test";
-import { addEndpointModel, evaluateOnSuiteAtK8, generateOneVideoSuite, signUpWithProject, tab } from "../support";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import {
+  addEndpointModel,
+  evaluateOnSuiteAtK8,
+  generateOneVideoSuite,
+  signUpWithProject,
+  tab,
+  unique,
+} from "../support";
 import { startScriptedChatServer } from "../viewer/scripted-chat-server";
 
 /** RFC 4180 rows: quoted cells may hold commas, quotes ("") and line breaks (MCQ options do). */
@@ -37,20 +44,48 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
+/** A second account in its own browser context (the colleague the reviewer mentions). */
+async function signUpColleague(browser: Browser): Promise<{ page: Page; email: string }> {
+  const page = await (await browser.newContext()).newPage();
+  const email = `colleague-${unique()}@example.test`;
+  await page.goto("/sign-up");
+  await page.getByLabel("Name").fill("Colleague");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("correct-horse-battery");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/projects$/);
+  return { page, email };
+}
+
 const videoTime = (page: Page) =>
   page
     .getByTestId("video-player")
     .locator("video")
     .evaluate((v: HTMLVideoElement) => v.currentTime);
 
-test("review queue: build from an eval's wrong answers, review two items by keyboard, pinned comment, export", async ({
+test("review queue: build from an eval's wrong answers, review two items by keyboard, score, pinned comment, mention, edit history, export", async ({
   page,
+  browser,
 }) => {
   test.setTimeout(300_000);
+  const colleague = await signUpColleague(browser);
   // The scripted agent always answers "A": the suite's open-ended questions come out wrong.
   const llm = await startScriptedChatServer();
   try {
     await signUpWithProject(page, { user: "Reviewer", emailPrefix: "review", project: "Failure review" });
+    // A colleague to mention (an editor of the project) and a score to give.
+    await tab(page, "Members").click();
+    await page.getByLabel("Email").fill(colleague.email);
+    await page.getByLabel("Role", { exact: true }).selectOption("EDITOR");
+    await page.getByRole("button", { name: "Add member" }).click();
+    await expect(page.getByRole("table", { name: "Members" })).toContainText(colleague.email);
+    await tab(page, "Reviews").click();
+    const addScore = page.getByRole("form", { name: "Add a score" });
+    await addScore.getByLabel("Score name").fill("grounding quality");
+    await addScore.getByLabel("Minimum").fill("0");
+    await addScore.getByLabel("Maximum").fill("5");
+    await addScore.getByRole("button", { name: "Add score" }).click();
+    await expect(page.getByRole("list", { name: "Score configs" })).toContainText("grounding quality");
     await generateOneVideoSuite(page);
     await addEndpointModel(page, "scripted", llm.baseUrl, "scripted-agent");
     await evaluateOnSuiteAtK8(page, { name: "to review", model: "scripted", samples: 3 });
@@ -77,6 +112,20 @@ test("review queue: build from an eval's wrong answers, review two items by keyb
     await expect(firstTag).toHaveAttribute("aria-pressed", "true");
     await page.keyboard.press("t");
     await expect(page.getByRole("radio", { name: /Triaged/ })).toHaveAttribute("aria-checked", "true");
+    // s: the score field; a value outside 0-5 is refused before it is sent, Esc drops it.
+    await page.keyboard.press("s");
+    const score = page.getByRole("spinbutton", { name: /grounding quality/ });
+    await expect(score).toBeFocused();
+    await score.fill("7");
+    await score.press("Enter");
+    await expect(page.getByRole("alert").filter({ hasText: "Between 0 and 5" })).toBeVisible();
+    await score.press("Escape");
+    await expect(score).toHaveValue("");
+    await page.keyboard.press("s");
+    await score.fill("3.5");
+    await score.press("Enter");
+    await expect(page.getByTestId("score-set-by")).toContainText("set by Reviewer");
+    await score.press("Escape"); // keys drive the page again
     await page.keyboard.press("l");
     await expect(page.getByTestId("current-time")).toHaveText(/^10\.0 s/);
     await page.keyboard.press("c");
@@ -107,6 +156,36 @@ test("review queue: build from an eval's wrong answers, review two items by keyb
     await page.keyboard.press("r");
     await expect(page.getByRole("radio", { name: /Resolved/ })).toHaveAttribute("aria-checked", "true");
     await expect(page.getByRole("progressbar", { name: "Queue progress" })).toBeVisible();
+    // A comment that @-mentions the colleague, picked from the suggestions.
+    await page.keyboard.press("c");
+    await comment.pressSequentially("@Coll");
+    await page
+      .getByRole("listbox", { name: "Mention a member" })
+      .getByRole("option", { name: /Colleague/ })
+      .click();
+    await comment.pressSequentially("please check the crop");
+    await comment.press("Control+Enter");
+    await expect(comments.getByRole("listitem")).toHaveCount(1);
+    await expect(comments).toContainText("@Colleague please check the crop");
+    await expect(comments).toContainText("mentions Colleague");
+    await comment.press("Escape");
+
+    // The colleague's bell counts the mention; the inbox opens the item, which marks it read.
+    await colleague.page.goto("/projects");
+    const bell = colleague.page.getByRole("link", { name: /^Inbox/ });
+    await expect(bell).toHaveAccessibleName("Inbox, 1 unread");
+    await expect(colleague.page.getByTestId("inbox-unread")).toHaveText("1");
+    await bell.click();
+    await expect(colleague.page).toHaveURL(/\/inbox$/);
+    const mention = colleague.page.getByTestId("inbox-item");
+    await expect(mention).toHaveCount(1);
+    await expect(mention).toContainText("Reviewer mentioned you on sample");
+    await expect(mention).toContainText("Failure review");
+    await mention.getByRole("link", { name: "@Colleague please check the crop" }).click();
+    await expect(colleague.page).toHaveURL(/\/reviews\/[^/?]+\?item=2$/);
+    await expect(colleague.page.getByRole("list", { name: "Comments" })).toContainText("please check the crop");
+    await expect(colleague.page.getByTestId("inbox-unread")).toHaveCount(0);
+    await expect(bell).toHaveAccessibleName("Inbox");
 
     // Back (p): the first item kept its tag, status and comment (stored, not page state).
     await page.keyboard.press("p");
@@ -124,7 +203,11 @@ test("review queue: build from an eval's wrong answers, review two items by keyb
     await second.getByLabel("Edit comment").fill("second thought");
     await second.getByLabel("Edit comment").press("Control+Enter");
     await expect(second).toContainText("second thought");
-    await expect(second).toContainText("(edited)");
+    // "(edited)" opens the earlier version.
+    await second.getByRole("button", { name: "(edited)" }).click();
+    const history = second.getByRole("region", { name: "Edit history" });
+    await expect(history.getByTestId("comment-version")).toHaveCount(1);
+    await expect(history.getByTestId("comment-version")).toContainText("second thougth");
     page.once("dialog", (d) => void d.accept());
     await second.getByRole("button", { name: "Delete" }).click();
     await expect(comments.getByRole("listitem")).toHaveCount(1);
@@ -145,7 +228,7 @@ test("review queue: build from an eval's wrong answers, review two items by keyb
     );
     await page.keyboard.press("Escape");
 
-    // 4. Export: the CSV and JSON files hold the tags and the pinned comment.
+    // 4. Export: the CSV and JSON files hold the tags, the pinned comment and the score.
     const [csvDownload] = await Promise.all([
       page.waitForEvent("download"),
       page.getByRole("link", { name: "Export CSV" }).click(),
@@ -153,13 +236,15 @@ test("review queue: build from an eval's wrong answers, review two items by keyb
     const csv = await fs.readFile((await csvDownload.path())!, "utf8");
     const [header, ...rows] = parseCsv(csv);
     expect(header!.join(",")).toBe(
-      "position,episode_id,sample_key,question,answer,prediction,correct,k,tool_calls,status,assignee,tags,comments",
+      "position,episode_id,sample_key,question,answer,prediction,correct,k,tool_calls,status,assignee,tags,comments,score:grounding quality",
     );
     expect(rows).toHaveLength(total);
     const col = (name: string) => header!.indexOf(name);
     expect(rows[0]![col("status")]).toBe("TRIAGED");
     expect(rows[0]![col("tags")]).toBe(tagName);
     expect(rows[0]![col("comments")]).toMatch(/^\[t=10\.0s\] review-[^:]+@example\.test: crop misses the needle$/);
+    expect(rows[0]![col("score:grounding quality")]).toBe("3.5");
+    expect(rows[1]![col("score:grounding quality")]).toBe("");
     expect(rows[1]![col("status")]).toBe("RESOLVED");
     expect(rows[1]![col("tags")]).toBe(secondName);
     const [jsonDownload] = await Promise.all([
@@ -167,9 +252,15 @@ test("review queue: build from an eval's wrong answers, review two items by keyb
       page.getByRole("link", { name: "JSON" }).click(),
     ]);
     const json = JSON.parse(await fs.readFile((await jsonDownload.path())!, "utf8")) as {
-      items: { status: string; tags: string[]; comments: { body: string; videoTimeS: number }[] }[];
+      items: {
+        status: string;
+        tags: string[];
+        comments: { body: string; videoTimeS: number }[];
+        scores: Record<string, { value: number }>;
+      }[];
     };
     expect(json.items[0]).toMatchObject({ status: "TRIAGED", tags: [tagName] });
+    expect(json.items[0]!.scores["grounding quality"]?.value).toBe(3.5);
     expect(json.items[0]!.comments[0]).toMatchObject({ body: "crop misses the needle", videoTimeS: 10 });
     expect(json.items[1]).toMatchObject({ status: "RESOLVED", tags: [secondName] });
 
@@ -178,6 +269,7 @@ test("review queue: build from an eval's wrong answers, review two items by keyb
     const queues = page.getByRole("table", { name: "Review queues" });
     await expect(queues).toContainText("Wrong answers");
     await expect(queues).toContainText(`1/${total} resolved · 1 triaged`);
+    await expect(page.getByTestId("score-summary")).toHaveText("mean 3.5 · n 1");
     await page.getByLabel("Breakdown run").selectOption({ index: 1 });
     const breakdown = page.getByTestId("breakdown-table");
     await expect(breakdown.getByRole("row", { name: tagName })).toContainText("1");
@@ -208,5 +300,6 @@ test("review queue: build from an eval's wrong answers, review two items by keyb
     }
   } finally {
     await llm.close();
+    await colleague.page.context().close();
   }
 });

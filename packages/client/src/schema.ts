@@ -4460,6 +4460,8 @@ export interface operations {
                     checkpointEvery?: number;
                     /** @default 1 */
                     seed?: number;
+                    /** @default 64 */
+                    keepRolloutsPerStep?: number;
                     /** @default {} */
                     overrides?: {
                         groupSize?: number;
@@ -6712,6 +6714,18 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             editedAt: string | null;
+                            revisions: number;
+                        }[];
+                        scores: {
+                            configId: string;
+                            value: number;
+                            setBy: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            } | null;
+                            /** Format: date-time */
+                            setAt: string;
                         }[];
                         updatedAt: string | null;
                         updatedBy: {
@@ -6833,6 +6847,18 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             editedAt: string | null;
+                            revisions: number;
+                        }[];
+                        scores: {
+                            configId: string;
+                            value: number;
+                            setBy: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            } | null;
+                            /** Format: date-time */
+                            setAt: string;
                         }[];
                         updatedAt: string | null;
                         updatedBy: {
@@ -6980,6 +7006,18 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             editedAt: string | null;
+                            revisions: number;
+                        }[];
+                        scores: {
+                            configId: string;
+                            value: number;
+                            setBy: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            } | null;
+                            /** Format: date-time */
+                            setAt: string;
                         }[];
                         updatedAt: string | null;
                         updatedBy: {
@@ -7130,6 +7168,18 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             editedAt: string | null;
+                            revisions: number;
+                        }[];
+                        scores: {
+                            configId: string;
+                            value: number;
+                            setBy: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            } | null;
+                            /** Format: date-time */
+                            setAt: string;
                         }[];
                         updatedAt: string | null;
                         updatedBy: {
@@ -7271,6 +7321,18 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             editedAt: string | null;
+                            revisions: number;
+                        }[];
+                        scores: {
+                            configId: string;
+                            value: number;
+                            setBy: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            } | null;
+                            /** Format: date-time */
+                            setAt: string;
                         }[];
                         updatedAt: string | null;
                         updatedBy: {
@@ -7402,6 +7464,18 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                             editedAt: string | null;
+                            revisions: number;
+                        }[];
+                        scores: {
+                            configId: string;
+                            value: number;
+                            setBy: {
+                                id: string;
+                                name: string;
+                                email: string;
+                            } | null;
+                            /** Format: date-time */
+                            setAt: string;
                         }[];
                         updatedAt: string | null;
                         updatedBy: {

@@ -1,6 +1,8 @@
 // Team review of failure cases (issue 10): review queues built from a run's episodes by a
 // filter, per-episode review state (status, assignee, tags of the project's failure taxonomy,
-// comments pinned to a video time), overview and export. Client-safe.
+// comments pinned to a video time), overview and export; numeric scores per review from the
+// project's score configs, the in-app inbox of @-mentions, and each comment's edit history
+// (issue 41 item 15). Client-safe.
 import { z } from "zod";
 import { id, pageLimit, projectRef, storable } from "./common";
 import { questionTypeSchema } from "./datasets";
@@ -142,6 +144,53 @@ export const failureTagMergeInput = projectRef
   .refine((v) => v.fromTagId !== v.intoTagId, { message: "Pick two different tags to merge" });
 export const failureTagRefInput = projectRef.extend({ tagId: id });
 
+// ----- scores (issue 41 item 15) -----
+
+/** Bounds of a score range: finite, and far from what a double cannot count exactly. */
+export const SCORE_BOUND = 1_000_000;
+const scoreBound = z
+  .number()
+  .min(-SCORE_BOUND, `Score bounds are at least -${SCORE_BOUND}`)
+  .max(SCORE_BOUND, `Score bounds are at most ${SCORE_BOUND}`);
+const scoreName = storable(
+  z.string().trim().min(1, "A score needs a name").max(60, "Score names are at most 60 characters"),
+);
+const scoreDescription = storable(z.string().trim().max(300, "Descriptions are at most 300 characters"));
+
+/** A score config: its name and closed range [min, max] (fixed once created, so stored values stay valid). */
+export const scoreConfigCreateInput = projectRef
+  .extend({ name: scoreName, description: scoreDescription.default(""), min: scoreBound, max: scoreBound })
+  .refine((v) => v.min < v.max, { message: "The minimum must be below the maximum", path: ["max"] });
+/** Renames a score config and / or rewrites its description; its range stays. */
+export const scoreConfigUpdateInput = projectRef
+  .extend({ configId: id, name: scoreName.optional(), description: scoreDescription.optional() })
+  .refine((v) => v.name !== undefined || v.description !== undefined, {
+    message: "Nothing to change: give a name or a description",
+  });
+export const scoreConfigRefInput = projectRef.extend({ configId: id });
+
+/**
+ * Sets one score of an episode's review (the last writer wins); null clears it. The value must
+ * lie in the config's range, which the server checks (the contract cannot know it).
+ */
+export const reviewScoreSetInput = reviewEpisodeRefInput.extend({
+  configId: id,
+  value: z.number().min(-SCORE_BOUND).max(SCORE_BOUND).nullable(),
+});
+
+// ----- comment history and the inbox (issue 41 item 15) -----
+
+export const reviewCommentRefInput = reviewEpisodeRefInput.extend({ commentId: id });
+
+/** The signed-in person's inbox, newest first; `cursor` is the last id of the previous page. */
+export const inboxListInput = z.object({
+  unreadOnly: z.boolean().default(false),
+  cursor: id.optional(),
+  limit: pageLimit(100, 30),
+});
+/** Marks some of one's own notifications read (or unread again). */
+export const inboxMarkInput = z.object({ ids: z.array(id).min(1).max(100), read: z.boolean().default(true) });
+
 export const reviewOverviewInput = projectRef.extend({
   queueId: id.optional(),
   tagId: id.optional(),
@@ -169,6 +218,38 @@ export const failureTagOutput = z.object({
   uses: z.number().int(),
 });
 export type FailureTagOutput = z.infer<typeof failureTagOutput>;
+
+export const scoreConfigOutput = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  min: z.number(),
+  max: z.number(),
+  position: z.number().int(),
+  /** Reviews that hold a value of this score. */
+  uses: z.number().int(),
+});
+export type ScoreConfigOutput = z.infer<typeof scoreConfigOutput>;
+
+/** One score of a review: the last value set, by whom and when. */
+export const reviewScoreOutput = z.object({
+  configId: z.string(),
+  value: z.number(),
+  setBy: member.nullable(),
+  setAt: z.date(),
+});
+export type ReviewScoreOutput = z.infer<typeof reviewScoreOutput>;
+
+/** Mean and count of one score over the scored reviews the overview covers. */
+export const scoreSummaryOutput = z.object({
+  configId: z.string(),
+  name: z.string(),
+  min: z.number(),
+  max: z.number(),
+  mean: z.number().nullable(),
+  n: z.number().int(),
+});
+export type ScoreSummaryOutput = z.infer<typeof scoreSummaryOutput>;
 
 export const reviewProgress = z.object({
   total: z.number().int(),
@@ -230,6 +311,8 @@ export const reviewCommentOutput = z.object({
   createdAt: z.date(),
   /** When its author last edited it; null if never. */
   editedAt: z.date().nullable(),
+  /** Earlier versions kept by edits (reviews.commentHistory lists them). */
+  revisions: z.number().int(),
 });
 export type ReviewCommentOutput = z.infer<typeof reviewCommentOutput>;
 
@@ -239,6 +322,8 @@ export const reviewOutput = z.object({
   assignee: member.nullable(),
   tagIds: z.array(z.string()),
   comments: z.array(reviewCommentOutput),
+  /** The review's scores, one per score config that has a value (in the configs' order). */
+  scores: z.array(reviewScoreOutput),
   updatedAt: z.date().nullable(),
   updatedBy: member.nullable(),
 });
@@ -249,6 +334,8 @@ export const reviewOverviewOutput = z.object({
   /** Review progress per assignee over every review in the project (null = unassigned). */
   assignees: z.array(z.object({ assignee: member.nullable(), progress: reviewProgress })),
   items: z.array(reviewItemRow.omit({ position: true })),
+  /** Each score config's mean and count over the project's (or the chosen queue's) reviews. */
+  scores: z.array(scoreSummaryOutput),
 });
 export type ReviewOverviewOutput = z.infer<typeof reviewOverviewOutput>;
 
@@ -265,12 +352,64 @@ export const reviewBreakdownOutput = z.object({
 });
 export type ReviewBreakdownOutput = z.infer<typeof reviewBreakdownOutput>;
 
+/** One comment's earlier versions, newest first, each with when it was written and replaced. */
+export const reviewCommentHistoryOutput = z.object({
+  commentId: z.string(),
+  author: member,
+  /** The current text and when it was written (the last edit, or the comment's creation). */
+  current: z.object({ body: z.string(), writtenAt: z.date() }),
+  versions: z.array(
+    z.object({
+      body: z.string(),
+      writtenAt: z.date(),
+      replacedAt: z.date(),
+      /** Who made the edit that replaced it (null once that account is gone). */
+      replacedBy: member.nullable(),
+    }),
+  ),
+});
+export type ReviewCommentHistoryOutput = z.infer<typeof reviewCommentHistoryOutput>;
+
+/** A mention of the signed-in person in a review comment. */
+export const inboxItemOutput = z.object({
+  id: z.string(),
+  createdAt: z.date(),
+  readAt: z.date().nullable(),
+  project: z.object({ id: z.string(), name: z.string() }),
+  /** The comment's author. */
+  by: member,
+  commentId: z.string(),
+  /** The comment's current text, cut to INBOX_EXCERPT_CHARS. */
+  excerpt: z.string(),
+  episodeId: z.string(),
+  sampleKey: z.string(),
+  /** The newest queue listing the episode and its 0-based position there; null: no queue does. */
+  queue: z.object({ id: z.string(), name: z.string(), position: z.number().int() }).nullable(),
+});
+export type InboxItemOutput = z.infer<typeof inboxItemOutput>;
+
+export const INBOX_EXCERPT_CHARS = 200;
+
+export const inboxListOutput = z.object({
+  items: z.array(inboxItemOutput),
+  unread: z.number().int(),
+  nextCursor: z.string().nullable(),
+});
+export type InboxListOutput = z.infer<typeof inboxListOutput>;
+
+/** Where an inbox item opens: the review item in its queue, else the episode page. */
+export function inboxItemHref(item: Pick<InboxItemOutput, "project" | "episodeId" | "queue">): string {
+  return item.queue
+    ? `/projects/${item.project.id}/reviews/${item.queue.id}?item=${item.queue.position + 1}`
+    : `/projects/${item.project.id}/episodes/${item.episodeId}`;
+}
+
 // ----- live ---------------------------------------------------------------------------------------
 
 /** Published on every review change; pages refetch what the event names. */
 export const reviewEventSchema = z.object({
   projectId: z.string(),
-  kind: z.enum(["review", "tag", "comment", "taxonomy", "queue"]),
+  kind: z.enum(["review", "tag", "comment", "taxonomy", "queue", "score"]),
   episodeId: z.string().nullable(),
   queueId: z.string().nullable(),
   byUserId: z.string(),

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { InboxBell } from "@/components/reviews/inbox-bell";
 import { ThemeToggle } from "@/components/theme-toggle";
 import { UserMenu } from "@/components/user-menu";
 import { requireUser } from "@/lib/session";
@@ -19,6 +20,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
             ParaVT Workbench
           </Link>
           <div className="flex items-center gap-1">
+            <InboxBell />
             <ThemeToggle />
             <UserMenu email={user.email} />
           </div>

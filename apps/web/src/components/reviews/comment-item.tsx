@@ -5,6 +5,7 @@ import { useState } from "react";
 import { errorMessage, useTRPC } from "@/trpc/client";
 import { timeAgo } from "../format";
 import { Button } from "../ui/button";
+import { CommentHistory } from "./comment-history";
 import { mentionedIds } from "./mentions";
 
 interface Props {
@@ -20,10 +21,14 @@ interface Props {
   onSaved(review: ReviewOutput): void;
 }
 
-/** One comment of the review panel: author, age, video pin, body, mentions, and its own edit / delete. */
+/**
+ * One comment of the review panel: author, age, video pin, body, mentions, its own edit / delete,
+ * and "(edited)", which opens the earlier versions.
+ */
 export function CommentItem({ projectId, episodeId, comment: c, canEdit, canDelete, members, seek, onSaved }: Props) {
   const trpc = useTRPC();
   const [draft, setDraft] = useState<string | null>(null);
+  const [historyOpen, setHistoryOpen] = useState(false);
   const edit = useMutation(trpc.reviews.editComment.mutationOptions({ onSuccess: onSaved }));
   const remove = useMutation(trpc.reviews.deleteComment.mutationOptions({ onSuccess: onSaved }));
   const save = () => {
@@ -42,7 +47,18 @@ export function CommentItem({ projectId, episodeId, comment: c, canEdit, canDele
       <div className="mb-1 flex items-center gap-2 text-xs text-muted">
         <span className="font-medium text-fg">{c.author.name}</span>
         <span>{timeAgo(c.createdAt)}</span>
-        {c.editedAt && <span title={`edited ${timeAgo(c.editedAt)}`}>(edited)</span>}
+        {c.editedAt && (
+          <button
+            type="button"
+            className="hover:text-fg hover:underline"
+            title={`edited ${timeAgo(c.editedAt)}: show the earlier versions`}
+            aria-expanded={historyOpen}
+            aria-controls={`history-${c.id}`}
+            onClick={() => setHistoryOpen((o) => !o)}
+          >
+            (edited)
+          </button>
+        )}
         {c.videoTimeS !== null && (
           <button
             type="button"
@@ -89,6 +105,9 @@ export function CommentItem({ projectId, episodeId, comment: c, canEdit, canDele
             </Button>
           </div>
         </form>
+      )}
+      {historyOpen && c.editedAt && (
+        <CommentHistory projectId={projectId} episodeId={episodeId} commentId={c.id} id={`history-${c.id}`} />
       )}
       {c.mentions.length > 0 && (
         <p className="mt-1 text-xs text-muted">mentions {c.mentions.map((m) => m.name).join(", ")}</p>

@@ -23,6 +23,7 @@ const CHANGE_VERB: Record<string, string> = {
   review: "changed the status or assignee of",
   tag: "changed the tags of",
   comment: "commented on",
+  score: "scored",
   taxonomy: "edited the taxonomy used by",
   queue: "changed the queue of",
 };
@@ -78,6 +79,7 @@ export function QueueView({ queueId }: { queueId: string }) {
   const live = useLiveReviews(projectId);
   const queue = useQuery(trpc.reviews.queue.queryOptions({ projectId, queueId }));
   const tags = useQuery(trpc.reviews.tags.queryOptions({ projectId }));
+  const scoreConfigs = useQuery(trpc.reviews.scoreConfigs.queryOptions({ projectId }));
   const items = queue.data?.items ?? [];
   const index = itemIndex(params.get("item"), items.length);
   const item = items[index];
@@ -116,6 +118,7 @@ export function QueueView({ queueId }: { queueId: string }) {
       else if (action.kind === "prev") goRef.current(indexRef.current - 1);
       else if (action.kind === "status") panel.current?.setStatus(action.status);
       else if (action.kind === "tag") panel.current?.toggleTag(action.index);
+      else if (action.kind === "score") panel.current?.focusScore();
       else panel.current?.focusComment();
     };
     window.addEventListener("keydown", onKey);
@@ -196,6 +199,7 @@ export function QueueView({ queueId }: { queueId: string }) {
               projectId={projectId}
               episodeId={item.episodeId}
               tags={tags.data ?? []}
+              scoreConfigs={scoreConfigs.data ?? []}
               canWrite={canWrite}
               meId={me.data?.userId}
               canModerate={can("reviews.comment.moderate")}

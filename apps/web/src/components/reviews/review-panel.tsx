@@ -1,6 +1,13 @@
 "use client";
-import { REVIEW_STATUSES, type FailureTagOutput, type ReviewOutput, type ReviewStatus } from "@paravt/shared";
+import {
+  REVIEW_STATUSES,
+  type FailureTagOutput,
+  type ReviewOutput,
+  type ReviewStatus,
+  type ScoreConfigOutput,
+} from "@paravt/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { forwardRef, useImperativeHandle, useRef, useState } from "react";
 import { errorMessage, useTRPC } from "@/trpc/client";
 import { timeAgo } from "../format";
@@ -10,6 +17,7 @@ import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
 import { Select } from "../ui/input";
 import { insertMention, matchMembers, mentionQuery, mentionedIds } from "./mentions";
+import { ScoreFields, type ScoreFieldsControl } from "./score-fields";
 
 const STATUS_LABEL: Record<ReviewStatus, string> = { OPEN: "Open", TRIAGED: "Triaged", RESOLVED: "Resolved" };
 const STATUS_KEY: Record<ReviewStatus, string> = { OPEN: "a", TRIAGED: "t", RESOLVED: "r" };
@@ -19,12 +27,15 @@ export interface ReviewPanelControl {
   setStatus(status: ReviewStatus): void;
   toggleTag(index: number): void;
   focusComment(): void;
+  focusScore(): void;
 }
 
 interface Props {
   projectId: string;
   episodeId: string;
   tags: FailureTagOutput[];
+  /** The project's score configs (a field each). */
+  scoreConfigs: ScoreConfigOutput[];
   canWrite: boolean;
   /** The signed-in user (the author of their own comments) and whether they may delete anyone's. */
   meId: string | undefined;
@@ -35,12 +46,13 @@ interface Props {
 }
 
 /**
- * Status, assignee, taxonomy tags and comments of one episode. Writes go straight to the server
- * (each tag is its own row there, so concurrent reviewers never overwrite each other); the
- * cache is replaced by the server's answer and refreshed again by the live review events.
+ * Status, assignee, taxonomy tags, scores and comments of one episode. Writes go straight to the
+ * server (each tag and each score is its own row there, so concurrent reviewers never overwrite
+ * each other's); the cache is replaced by the server's answer and refreshed again by the live
+ * review events.
  */
 export const ReviewPanel = forwardRef<ReviewPanelControl, Props>(function ReviewPanel(
-  { projectId, episodeId, tags, canWrite, meId, canModerate, currentTime, seek },
+  { projectId, episodeId, tags, scoreConfigs, canWrite, meId, canModerate, currentTime, seek },
   ref,
 ) {
   const trpc = useTRPC();
@@ -71,6 +83,7 @@ export const ReviewPanel = forwardRef<ReviewPanelControl, Props>(function Review
   const [caret, setCaret] = useState(0);
   const [picked, setPicked] = useState<{ id: string; name: string }[]>([]);
   const box = useRef<HTMLTextAreaElement>(null);
+  const scoreFields = useRef<ScoreFieldsControl>(null);
 
   const r = review.data;
   const tagIds = new Set(r?.tagIds ?? []);
@@ -82,6 +95,7 @@ export const ReviewPanel = forwardRef<ReviewPanelControl, Props>(function Review
     setStatus: (status) => canWrite && update.mutate({ projectId, episodeId, status }),
     toggleTag: (index) => toggle(tags[index]),
     focusComment: () => box.current?.focus(),
+    focusScore: () => scoreFields.current?.focusFirst(),
   }));
 
   const memberList = (members.data ?? []).map((m) => ({ id: m.userId, name: m.name, email: m.email }));
@@ -177,6 +191,28 @@ export const ReviewPanel = forwardRef<ReviewPanelControl, Props>(function Review
             );
           })}
         </div>
+      </div>
+
+      <div className="flex flex-col gap-2">
+        <h3 className="text-sm font-semibold">Scores</h3>
+        {scoreConfigs.length > 0 ? (
+          <ScoreFields
+            ref={scoreFields}
+            projectId={projectId}
+            episodeId={episodeId}
+            configs={scoreConfigs}
+            scores={r?.scores ?? []}
+            canWrite={canWrite}
+            onSaved={onSaved}
+          />
+        ) : (
+          <p className="text-xs text-muted">
+            No scores defined yet.{" "}
+            <Link href={`/projects/${projectId}/reviews#scores`} className="text-accent hover:underline">
+              Add one on the Reviews page
+            </Link>
+          </p>
+        )}
       </div>
 
       <div className="flex flex-col gap-2">

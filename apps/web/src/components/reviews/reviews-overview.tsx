@@ -15,6 +15,7 @@ import { EmptyRow, Table, Td, Th } from "../ui/table";
 import { cn } from "../ui/cn";
 import { FailureBreakdownChart } from "./failure-breakdown";
 import { ReviewProgressBar, STATUS_DOT } from "./review-progress";
+import { ScoreConfigEditor } from "./score-config-editor";
 import { TaxonomyEditor } from "./taxonomy-editor";
 import { useLiveReviews } from "./use-live-reviews";
 
@@ -41,6 +42,7 @@ export function ReviewsOverview() {
   const filters = filtersOf(new URLSearchParams(params.toString()));
   const overview = useQuery(trpc.reviews.overview.queryOptions({ projectId, limit: 200, ...filters }));
   const tags = useQuery(trpc.reviews.tags.queryOptions({ projectId }));
+  const scoreConfigs = useQuery(trpc.reviews.scoreConfigs.queryOptions({ projectId }));
   const members = useQuery({ ...trpc.members.list.queryOptions({ projectId }), staleTime: 60_000 });
   const runA = params.get("runA");
   const runB = params.get("runB");
@@ -307,6 +309,25 @@ export function ReviewsOverview() {
           <TaxonomyEditor
             projectId={projectId}
             tags={tags.data ?? []}
+            canEdit={can("taxonomy.edit")}
+            canDelete={can("taxonomy.delete")}
+          />
+        </Card>
+      </div>
+
+      <div id="scores" className="scroll-mt-20">
+        <Card>
+          <CardHeader
+            title="Scores"
+            description={`Numbers reviewers give each item (key s on the review page); mean and count over ${
+              filters.queueId ? "the chosen queue's" : "the project's"
+            } scored reviews.`}
+          />
+          {scoreConfigs.error && <Alert>{errorMessage(scoreConfigs.error)}</Alert>}
+          <ScoreConfigEditor
+            projectId={projectId}
+            configs={scoreConfigs.data ?? []}
+            summary={overview.data?.scores ?? []}
             canEdit={can("taxonomy.edit")}
             canDelete={can("taxonomy.delete")}
           />

@@ -1,19 +1,26 @@
 // Team review of failure cases (issue 10). Reads are for every member; reviewing, commenting,
-// building queues and editing tags need EDITOR; deleting tags and queues needs OWNER (the
-// services check the permission table, so tokens and sessions follow the same rules).
+// scoring, building queues and editing tags and score configs need EDITOR; deleting tags, score
+// configs and queues needs OWNER (the services check the permission table, so tokens and
+// sessions follow the same rules). The inbox of @-mentions (issue 41 item 15) is a person's, not
+// a project's: its procedures take no project and refuse API tokens (scope PEOPLE).
 import {
   failureTagCreateInput,
   failureTagMergeInput,
   failureTagOutput,
   failureTagRefInput,
   failureTagRenameInput,
+  inboxListInput,
+  inboxListOutput,
+  inboxMarkInput,
   liveReviewMessageSchema,
   projectRef,
   reviewBreakdownInput,
   reviewBreakdownOutput,
   reviewCommentDeleteInput,
   reviewCommentEditInput,
+  reviewCommentHistoryOutput,
   reviewCommentInput,
+  reviewCommentRefInput,
   reviewEpisodeRefInput,
   reviewOutput,
   reviewOverviewInput,
@@ -23,12 +30,23 @@ import {
   reviewQueueDetailOutput,
   reviewQueueOutput,
   reviewQueueRefInput,
+  reviewScoreSetInput,
   reviewTagToggleInput,
   reviewUpdateInput,
+  scoreConfigCreateInput,
+  scoreConfigOutput,
+  scoreConfigRefInput,
+  scoreConfigUpdateInput,
 } from "@paravt/shared";
 import { reviewEvents, reviewQueues, reviewTaxonomy, reviews } from "@paravt/shared/server";
 import { z } from "zod";
-import { createTRPCRouter, projectEditorProcedure, projectOwnerProcedure, projectProcedure } from "../../trpc";
+import {
+  createTRPCRouter,
+  projectEditorProcedure,
+  projectOwnerProcedure,
+  projectProcedure,
+  protectedProcedure,
+} from "../../trpc";
 
 const ok = z.object({ ok: z.literal(true) });
 
@@ -71,6 +89,33 @@ export const reviewsRouter = createTRPCRouter({
     .output(ok)
     .mutation(async ({ ctx, input }) => {
       await reviewTaxonomy.deleteFailureTag(ctx.access, input.tagId);
+      return { ok: true as const };
+    }),
+
+  // ----- score configs (issue 41 item 15; managed like the taxonomy) -----
+  scoreConfigs: projectProcedure
+    .meta({ scope: "READ" })
+    .input(projectRef)
+    .output(z.array(scoreConfigOutput))
+    .query(({ ctx }) => reviews.listScoreConfigs(ctx.access)),
+  createScoreConfig: projectEditorProcedure
+    .meta({ scope: "WRITE" })
+    .input(scoreConfigCreateInput)
+    .output(scoreConfigOutput)
+    .mutation(({ ctx, input }) => reviews.createScoreConfig(ctx.access, input)),
+  updateScoreConfig: projectEditorProcedure
+    .meta({ scope: "WRITE" })
+    .input(scoreConfigUpdateInput)
+    .output(ok)
+    .mutation(async ({ ctx, input }) => {
+      await reviews.updateScoreConfig(ctx.access, input);
+      return { ok: true as const };
+    }),
+  deleteScoreConfig: projectOwnerProcedure
+    .input(scoreConfigRefInput)
+    .output(ok)
+    .mutation(async ({ ctx, input }) => {
+      await reviews.deleteScoreConfig(ctx.access, input.configId);
       return { ok: true as const };
     }),
 
@@ -211,6 +256,39 @@ export const reviewsRouter = createTRPCRouter({
     .input(reviewCommentDeleteInput)
     .output(reviewOutput)
     .mutation(({ ctx, input }) => reviews.deleteComment(ctx.access, input)),
+
+  setScore: projectEditorProcedure
+    .meta({ scope: "WRITE" })
+    .input(reviewScoreSetInput)
+    .output(reviewOutput)
+    .mutation(({ ctx, input }) => reviews.setReviewScore(ctx.access, input)),
+  commentHistory: projectProcedure
+    .meta({ scope: "READ" })
+    .input(reviewCommentRefInput)
+    .output(reviewCommentHistoryOutput)
+    .query(({ ctx, input }) => reviews.commentHistory(ctx.access, input)),
+
+  // ----- the signed-in person's inbox of @-mentions -----
+  // PEOPLE: a token acts for one project on its creator's behalf and reads no one's mail; the
+  // services refuse tokens too. Each call reads and marks only the caller's own notifications.
+  inbox: protectedProcedure
+    .meta({ scope: "PEOPLE" })
+    .input(inboxListInput)
+    .output(inboxListOutput)
+    .query(({ ctx, input }) => reviews.listInbox(ctx.principal, input)),
+  inboxUnread: protectedProcedure
+    .meta({ scope: "PEOPLE" })
+    .output(z.object({ unread: z.number().int() }))
+    .query(({ ctx }) => reviews.inboxUnread(ctx.principal)),
+  markInbox: protectedProcedure
+    .meta({ scope: "PEOPLE" })
+    .input(inboxMarkInput)
+    .output(z.object({ unread: z.number().int() }))
+    .mutation(({ ctx, input }) => reviews.markInbox(ctx.principal, input)),
+  markAllInboxRead: protectedProcedure
+    .meta({ scope: "PEOPLE" })
+    .output(z.object({ marked: z.number().int(), unread: z.number().int() }))
+    .mutation(({ ctx }) => reviews.markAllInboxRead(ctx.principal)),
 
   // ----- overview -----
   overview: projectProcedure

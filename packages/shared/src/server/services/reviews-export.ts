@@ -1,5 +1,7 @@
-// Export of a review queue with its tags and comments (issue 10): JSON keeps the nesting, CSV has
-// one row per item with tags and comments flattened into two cells.
+// Export of a review queue with its tags, comments and scores (issue 10, issue 41 item 15): JSON
+// keeps the nesting, CSV has one row per item with tags and comments flattened into two cells
+// and one `score:<name>` column per score config of the project (empty where unset), after the
+// fixed columns so a reader of the older layout finds its columns where they were.
 import type { ReviewQueueOutput } from "../../contracts/reviews";
 import { csvRow } from "../csv";
 import { db } from "../db";
@@ -29,10 +31,27 @@ export interface ExportedItem {
   assignee: string | null;
   tags: string[];
   comments: ExportedComment[];
+  /** The item's scores by score name (only those set). */
+  scores: Record<string, ExportedScore>;
+}
+
+export interface ExportedScore {
+  value: number;
+  setBy: string | null;
+  setAt: string;
+}
+
+export interface ExportedScoreConfig {
+  name: string;
+  description: string;
+  min: number;
+  max: number;
 }
 
 export interface QueueExport {
   queue: { id: string; name: string; run: ReviewQueueOutput["run"]; filter: unknown; exportedAt: string };
+  /** The project's score configs, in their order (the CSV's score columns). */
+  scoreConfigs: ExportedScoreConfig[];
   items: ExportedItem[];
 }
 
@@ -53,6 +72,7 @@ export async function collectQueueExport(access: ProjectAccess, queueId: string)
                 include: { author: { select: memberSelect } },
                 orderBy: [{ createdAt: "asc" }, { id: "asc" }],
               },
+              scores: { include: { setBy: { select: memberSelect } } },
             },
           },
         },
@@ -62,10 +82,18 @@ export async function collectQueueExport(access: ProjectAccess, queueId: string)
   const mentionIds = new Set(
     items.flatMap((i) => i.episode.reviews.flatMap((r) => r.comments.flatMap((c) => c.mentionIds))),
   );
-  const users = await db().user.findMany({ where: { id: { in: [...mentionIds] } }, select: memberSelect });
+  const [users, configs] = await Promise.all([
+    db().user.findMany({ where: { id: { in: [...mentionIds] } }, select: memberSelect }),
+    db().scoreConfig.findMany({
+      where: { projectId: access.projectId },
+      orderBy: [{ position: "asc" }, { createdAt: "asc" }],
+    }),
+  ]);
   const emailOf = new Map(users.map((u) => [u.id, u.email]));
+  const configName = new Map(configs.map((c) => [c.id, c.name]));
   return {
     queue: { id: q.id, name: q.name, run: q.run, filter: q.filter, exportedAt: new Date().toISOString() },
+    scoreConfigs: configs.map((c) => ({ name: c.name, description: c.description, min: c.min, max: c.max })),
     items: items.map((i) => {
       const e = i.episode;
       const r = e.reviews[0];
@@ -89,6 +117,12 @@ export async function collectQueueExport(access: ProjectAccess, queueId: string)
           mentions: c.mentionIds.flatMap((id) => emailOf.get(id) ?? []),
           createdAt: c.createdAt.toISOString(),
         })),
+        scores: Object.fromEntries(
+          (r?.scores ?? []).map((sc) => [
+            configName.get(sc.configId)!,
+            { value: sc.value, setBy: sc.setBy?.email ?? null, setAt: sc.setAt.toISOString() },
+          ]),
+        ),
       };
     }),
   };
@@ -117,7 +151,8 @@ function commentCell(c: ExportedComment): string {
 }
 
 export function queueExportCsv(data: QueueExport): string {
-  const lines = [csvRow(CSV_HEADER)];
+  const scoreNames = data.scoreConfigs.map((c) => c.name);
+  const lines = [csvRow([...CSV_HEADER, ...scoreNames.map((n) => `score:${n}`)])];
   for (const i of data.items) {
     lines.push(
       csvRow(
@@ -135,6 +170,7 @@ export function queueExportCsv(data: QueueExport): string {
           i.assignee,
           i.tags.join("; "),
           i.comments.map(commentCell).join(" | "),
+          ...scoreNames.map((n) => i.scores[n]?.value),
         ],
         { guardFormulas: true },
       ),

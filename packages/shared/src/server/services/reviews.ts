@@ -1,8 +1,8 @@
-// Review state of one episode (issue 10): status, assignee, taxonomy tags and comments, plus the
-// project overview and the per-run failure breakdown. Concurrency: tags are one row per
-// (review, tag) and comments are rows of their own (only their author edits one), so two
-// reviewers editing the same episode at once never lose each other's tags or comments; status
-// and assignee are last-writer-wins fields.
+// Review state of one episode (issue 10): status, assignee, taxonomy tags, comments and scores,
+// plus the project overview and the per-run failure breakdown. Concurrency: tags are one row per
+// (review, tag), scores one per (review, score config) and comments are rows of their own (only
+// their author edits one), so two reviewers editing the same episode at once never lose each
+// other's tags or comments; status, assignee and each score are last-writer-wins fields.
 import { Prisma } from "@paravt/db";
 import type {
   ReviewBreakdownOutput,
@@ -12,85 +12,26 @@ import type {
   ReviewProgress,
   ReviewStatus,
 } from "../../contracts/reviews";
-import { ForbiddenError, NotFoundError, ValidationError } from "../../errors";
+import { NotFoundError } from "../../errors";
 import { db } from "../db";
 import { assertCan, type ProjectAccess } from "./access";
+import { assertMembers, ensureReview } from "./reviews-access";
+import { getReview } from "./reviews-read";
 import { itemInclude, memberSelect, publishReviewChange, toItemRow } from "./reviews-rows";
+import { scoreSummary } from "./reviews-scores";
 
-async function episodeInProject(access: ProjectAccess, episodeId: string) {
-  const e = await db().episode.findFirst({
-    where: { id: episodeId, run: { projectId: access.projectId } },
-    select: { id: true },
-  });
-  if (!e) throw new NotFoundError("Episode");
-  return e;
-}
-
-/**
- * The review row of an episode, created on first write. The upsert is race-safe: two first
- * writes at once both end on the one row (the unique episode id decides, the loser retries).
- */
-async function ensureReview(access: ProjectAccess, episodeId: string): Promise<string> {
-  await episodeInProject(access, episodeId);
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const r = await db().review.upsert({
-        where: { episodeId },
-        create: { episodeId, projectId: access.projectId },
-        update: {},
-        select: { id: true },
-      });
-      return r.id;
-    } catch (err) {
-      const conflict = err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
-      if (!conflict || attempt >= 2) throw err;
-    }
-  }
-}
-
-async function assertMembers(access: ProjectAccess, userIds: readonly string[]): Promise<void> {
-  const unique = [...new Set(userIds)];
-  if (unique.length === 0) return;
-  const n = await db().membership.count({ where: { projectId: access.projectId, userId: { in: unique } } });
-  if (n !== unique.length) throw new ValidationError("Only members of this project can be assigned or mentioned");
-}
-
-export async function getReview(access: ProjectAccess, episodeId: string): Promise<ReviewOutput> {
-  await episodeInProject(access, episodeId);
-  const r = await db().review.findUnique({
-    where: { episodeId },
-    include: {
-      assignee: { select: memberSelect },
-      updatedBy: { select: memberSelect },
-      tags: { select: { tagId: true }, orderBy: { createdAt: "asc" } },
-      comments: { include: { author: { select: memberSelect } }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
-    },
-  });
-  if (!r)
-    return { episodeId, status: "OPEN", assignee: null, tagIds: [], comments: [], updatedAt: null, updatedBy: null };
-  const mentioned = await db().user.findMany({
-    where: { id: { in: [...new Set(r.comments.flatMap((c) => c.mentionIds))] } },
-    select: memberSelect,
-  });
-  const byId = new Map(mentioned.map((u) => [u.id, u]));
-  return {
-    episodeId,
-    status: r.status,
-    assignee: r.assignee,
-    tagIds: r.tags.map((t) => t.tagId),
-    comments: r.comments.map((c) => ({
-      id: c.id,
-      author: c.author,
-      body: c.body,
-      videoTimeS: c.videoTimeS,
-      mentions: c.mentionIds.flatMap((id) => byId.get(id) ?? []),
-      createdAt: c.createdAt,
-      editedAt: c.editedAt,
-    })),
-    updatedAt: r.updatedAt,
-    updatedBy: r.updatedBy,
-  };
-}
+// The rest of an episode's review lives in modules of its own; callers reach them all here.
+export { getReview } from "./reviews-read";
+export { addComment, commentHistory, deleteComment, editComment } from "./reviews-comments";
+export {
+  createScoreConfig,
+  deleteScoreConfig,
+  listScoreConfigs,
+  scoreSummary,
+  setReviewScore,
+  updateScoreConfig,
+} from "./reviews-scores";
+export { inboxUnread, listInbox, markAllInboxRead, markInbox } from "./reviews-inbox";
 
 export async function updateReview(
   access: ProjectAccess,
@@ -138,65 +79,6 @@ export async function setReviewTag(
   return getReview(access, input.episodeId);
 }
 
-export async function addComment(
-  access: ProjectAccess,
-  input: { episodeId: string; body: string; videoTimeS: number | null; mentionIds: string[] },
-): Promise<ReviewOutput> {
-  assertCan(access, "reviews.write");
-  await assertMembers(access, input.mentionIds);
-  const reviewId = await ensureReview(access, input.episodeId);
-  await db().reviewComment.create({
-    data: {
-      reviewId,
-      authorId: access.principal.userId,
-      body: input.body,
-      videoTimeS: input.videoTimeS,
-      mentionIds: [...new Set(input.mentionIds)],
-    },
-  });
-  await db().review.update({ where: { id: reviewId }, data: { updatedById: access.principal.userId } });
-  await publishReviewChange(access, "comment", { episodeId: input.episodeId });
-  return getReview(access, input.episodeId);
-}
-
-/** A comment of this episode's review, in this project (404 otherwise, also for other projects). */
-async function commentOf(access: ProjectAccess, episodeId: string, commentId: string) {
-  const c = await db().reviewComment.findFirst({
-    where: { id: commentId, review: { episodeId, projectId: access.projectId } },
-    select: { id: true, authorId: true },
-  });
-  if (!c) throw new NotFoundError("Comment");
-  return c;
-}
-
-export async function editComment(
-  access: ProjectAccess,
-  input: { episodeId: string; commentId: string; body: string; mentionIds: string[] },
-): Promise<ReviewOutput> {
-  assertCan(access, "reviews.write");
-  const c = await commentOf(access, input.episodeId, input.commentId);
-  if (c.authorId !== access.principal.userId) throw new ForbiddenError("Only its author can edit a comment");
-  await assertMembers(access, input.mentionIds);
-  await db().reviewComment.update({
-    where: { id: c.id },
-    data: { body: input.body, mentionIds: [...new Set(input.mentionIds)], editedAt: new Date() },
-  });
-  await publishReviewChange(access, "comment", { episodeId: input.episodeId });
-  return getReview(access, input.episodeId);
-}
-
-export async function deleteComment(
-  access: ProjectAccess,
-  input: { episodeId: string; commentId: string },
-): Promise<ReviewOutput> {
-  assertCan(access, "reviews.write");
-  const c = await commentOf(access, input.episodeId, input.commentId);
-  if (c.authorId !== access.principal.userId) assertCan(access, "reviews.comment.moderate");
-  await db().reviewComment.delete({ where: { id: c.id } });
-  await publishReviewChange(access, "comment", { episodeId: input.episodeId });
-  return getReview(access, input.episodeId);
-}
-
 function emptyProgress(): ReviewProgress {
   return { total: 0, OPEN: 0, TRIAGED: 0, RESOLVED: 0 };
 }
@@ -227,7 +109,7 @@ export async function overview(
         ? { reviews: { some: reviewWhere } }
         : {}),
   };
-  const [episodes, grouped] = await Promise.all([
+  const [episodes, grouped, scores] = await Promise.all([
     db().episode.findMany({
       where: episodeWhere,
       include: itemInclude,
@@ -244,6 +126,7 @@ export async function overview(
       WHERE q.project_id = ${access.projectId}
         ${input.queueId ? Prisma.sql`AND qi.queue_id = ${input.queueId}` : Prisma.empty}
       GROUP BY 1, 2`,
+    scoreSummary(access, input.queueId),
   ]);
   const byAssignee = new Map<string | null, ReviewProgress>();
   for (const g of grouped) {
@@ -262,6 +145,7 @@ export async function overview(
       .map(([id, progress]) => ({ assignee: id ? (userById.get(id) ?? null) : null, progress }))
       .sort((a, b) => b.progress.total - a.progress.total),
     items: episodes.map(toItemRow),
+    scores,
   };
 }
 
