@@ -29,6 +29,7 @@ export * as trainingRollouts from "./services/training-rollouts";
 export * as tokenCap from "./services/token-cap";
 export * as evals from "./services/evals";
 export * as evalsCompare from "./services/evals-compare";
+export * as evalsGrid from "./services/evals-grid";
 export * from "./csv";
 export * as reviews from "./services/reviews";
 export * as reviewQueues from "./services/reviews-queues";

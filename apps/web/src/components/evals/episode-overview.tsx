@@ -5,6 +5,7 @@ import { Alert } from "../ui/alert";
 import { Badge } from "../ui/badge";
 import { Card } from "../ui/card";
 import { ms, numberEntries } from "./format";
+import { outcomeOf } from "./outcome";
 
 const LETTERS = "ABCDEFGHIJ";
 
@@ -28,16 +29,8 @@ export function OutcomeBadge({
     sample?: Pick<EvalEpisodeOutput["sample"], "questionType">;
   };
 }) {
-  if (e.status === "ERROR") return <Badge tone="danger">error</Badge>;
-  if (e.correct === true) return <Badge tone="success">correct</Badge>;
-  if (e.correct === false) return <Badge tone="warning">wrong</Badge>;
-  const word = sampleNumberWord(e.sample?.questionType);
-  if (e.sample?.questionType === "mcq") return <Badge>{word}</Badge>;
-  return (
-    <Badge>
-      {word} {e.score == null ? "—" : e.score.toFixed(3)}
-    </Badge>
-  );
+  const o = outcomeOf(e, e.sample?.questionType, 3);
+  return <Badge tone={o.tone}>{o.text}</Badge>;
 }
 
 /** The question, its options and answer, what the model predicted, and the episode's totals. */

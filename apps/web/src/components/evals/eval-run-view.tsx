@@ -18,8 +18,19 @@ import { EvalSummaryPanel } from "./eval-summary";
 import { MODE_LABEL } from "./format";
 import { SampleFiltersBar } from "./sample-filters-bar";
 import { CompareWithBar } from "./compare-with-bar";
-import { comparisonFromParams, filtersFromParams, searchWith, searchWithComparison } from "./sample-filters";
+import { EvalSampleGrid } from "./eval-sample-grid";
+import {
+  clearedSearch,
+  comparisonFromParams,
+  filtersFromParams,
+  sampleQueryFilters,
+  searchWith,
+  searchWithComparison,
+  searchWithView,
+  viewFromParams,
+} from "./sample-filters";
 import { SamplesTable } from "./samples-table";
+import { ViewToggle } from "./view-toggle";
 
 function compareLink(projectId: string, sampleId: string, runId: string, vs: string): string {
   return `/projects/${projectId}/compare?sample=${encodeURIComponent(sampleId)}&runs=${runId},${vs}`;
@@ -53,8 +64,9 @@ function Settings({ run }: { run: EvalRunOutput }) {
 }
 
 /**
- * The page of an eval (or imported) run: its settings, SPEC §5 summary and per-sample rows with
- * filters in the URL, cursor pages and keyboard navigation to each episode.
+ * The page of an eval (or imported) run: its settings, SPEC §5 summary and per-sample rows (a
+ * table, or a grid of cards) with filters in the URL, cursor pages and keyboard navigation to each
+ * episode.
  */
 export function EvalRunView({
   projectId,
@@ -79,19 +91,12 @@ export function EvalRunView({
   const queryClient = useQueryClient();
   const filters = filtersFromParams(new URLSearchParams(params.toString()));
   const comparison = comparisonFromParams(new URLSearchParams(params.toString()));
+  const view = viewFromParams(new URLSearchParams(params.toString()));
   const run = useQuery(trpc.evals.byId.queryOptions({ projectId, runId }));
   const samples = useInfiniteQuery(
     trpc.evals.samples.infiniteQueryOptions(
-      {
-        projectId,
-        runId,
-        limit: 50,
-        ...filters,
-        ...(comparison.vs && comparison.flipped
-          ? { flippedAgainst: comparison.vs, flipDirection: comparison.flipped }
-          : {}),
-      },
-      { getNextPageParam: (last) => last.nextCursor ?? undefined },
+      { projectId, runId, limit: 50, ...sampleQueryFilters(filters, comparison) },
+      { getNextPageParam: (last) => last.nextCursor ?? undefined, enabled: view === "table" },
     ),
   );
   const cancel = useMutation(
@@ -161,11 +166,17 @@ export function EvalRunView({
         <BuildQueueForm projectId={projectId} runId={runId} datasetId={r.dataset?.id ?? null} />
       )}
       <section className="flex flex-col gap-3">
-        <h2 className="text-base font-semibold">Samples</h2>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 className="text-base font-semibold">Samples</h2>
+          <ViewToggle
+            view={view}
+            onChange={(v) => navigate(searchWithView(new URLSearchParams(params.toString()), v))}
+          />
+        </div>
         <SampleFiltersBar
           filters={filters}
           onChange={(patch) => navigate(searchWith(new URLSearchParams(params.toString()), patch))}
-          onClear={() => navigate("?")}
+          onClear={() => navigate(clearedSearch(new URLSearchParams(params.toString())))}
         />
         {r.dataset && (
           <CompareWithBar
@@ -177,19 +188,24 @@ export function EvalRunView({
             onChange={(patch) => navigate(searchWithComparison(new URLSearchParams(params.toString()), patch))}
           />
         )}
-        {samples.error && <Alert>{errorMessage(samples.error)}</Alert>}
-        <SamplesTable
-          key={scope}
-          projectId={projectId}
-          rows={rows}
-          scope={scope}
-          {...(comparison.vs
-            ? { compareHref: (sampleId: string) => compareLink(projectId, sampleId, runId, comparison.vs!) }
-            : {})}
-          loading={samples.isPending}
-          {...(samples.hasNextPage ? { onPastEnd: () => void samples.fetchNextPage() } : {})}
-        />
-        {samples.hasNextPage && (
+        {view === "grid" && (
+          <EvalSampleGrid projectId={projectId} runId={runId} filters={filters} comparison={comparison} scope={scope} />
+        )}
+        {view === "table" && samples.error && <Alert>{errorMessage(samples.error)}</Alert>}
+        {view === "table" && (
+          <SamplesTable
+            key={scope}
+            projectId={projectId}
+            rows={rows}
+            scope={scope}
+            {...(comparison.vs
+              ? { compareHref: (sampleId: string) => compareLink(projectId, sampleId, runId, comparison.vs!) }
+              : {})}
+            loading={samples.isPending}
+            {...(samples.hasNextPage ? { onPastEnd: () => void samples.fetchNextPage() } : {})}
+          />
+        )}
+        {view === "table" && samples.hasNextPage && (
           <div>
             <Button
               variant="secondary"

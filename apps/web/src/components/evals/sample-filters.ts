@@ -75,3 +75,40 @@ export function searchWithComparison(
   const s = next.toString();
   return s ? `?${s}` : "?";
 }
+
+/** How a run's samples are shown: the table, or the grid of cards (`?view=grid`). */
+export type SamplesView = "table" | "grid";
+
+export function viewFromParams(params: URLSearchParams): SamplesView {
+  return params.get("view") === "grid" ? "grid" : "table";
+}
+
+/** The search string with the view changed; the table is the default, so it clears the parameter. */
+export function searchWithView(params: URLSearchParams, view: SamplesView): string {
+  const next = new URLSearchParams(params);
+  if (view === "grid") next.set("view", "grid");
+  else next.delete("view");
+  const s = next.toString();
+  return s ? `?${s}` : "?";
+}
+
+/** "Clear filters": every filter and the comparison go, the view stays. */
+export function clearedSearch(params: URLSearchParams): string {
+  return viewFromParams(params) === "grid" ? "?view=grid" : "?";
+}
+
+/**
+ * The filters both views send (the table to `evals.samples`, the grid to `evals.sampleGrid`): the
+ * URL's filters, and the flip filter only with a run to flip against.
+ */
+export function sampleQueryFilters(
+  filters: SampleFilters,
+  comparison: { vs: string | null; flipped: FlipDirection | null },
+): SampleFilters & { flippedAgainst?: string; flipDirection?: FlipDirection } {
+  return {
+    ...filters,
+    ...(comparison.vs && comparison.flipped
+      ? { flippedAgainst: comparison.vs, flipDirection: comparison.flipped }
+      : {}),
+  };
+}

@@ -1,5 +1,5 @@
 "use client";
-import { sampleNumberWord, type EvalSampleRow } from "@paravt/shared";
+import type { EvalSampleRow } from "@paravt/shared";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
@@ -7,19 +7,11 @@ import { useRowKeys } from "@/lib/use-row-keys";
 import { Badge } from "../ui/badge";
 import { cn } from "../ui/cn";
 import { EmptyRow, Td, Th } from "../ui/table";
+import { outcomeOf } from "./outcome";
 
 function Outcome({ row }: { row: EvalSampleRow }) {
-  if (row.status === "ERROR") return <Badge tone="danger">error</Badge>;
-  if (row.correct === true) return <Badge tone="success">correct</Badge>;
-  if (row.correct === false) return <Badge tone="warning">wrong</Badge>;
-  // No verdict: the row's number in the glossary's word (IoU for grounding, score for open-ended).
-  const word = sampleNumberWord(row.questionType);
-  if (row.questionType === "mcq") return <Badge>{word}</Badge>;
-  return (
-    <Badge>
-      {word} {row.score == null ? "—" : row.score.toFixed(2)}
-    </Badge>
-  );
+  const o = outcomeOf(row, row.questionType, 2);
+  return <Badge tone={o.tone}>{o.text}</Badge>;
 }
 
 /** Where the selection of a run's filtered view is remembered, so Back returns to the same row. */

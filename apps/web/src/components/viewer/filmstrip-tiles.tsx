@@ -1,4 +1,5 @@
 "use client";
+import { capEvenly } from "@paravt/shared";
 import { filmstripTileAt, type FilmstripIndex } from "@paravt/video/sampling";
 import { useQuery } from "@tanstack/react-query";
 
@@ -18,11 +19,8 @@ export function useFilmstrip(videoId: string | null, enabled: boolean) {
   });
 }
 
-/** Up to `max` of `times`, evenly picked, first and last included. */
-export function pickEven(times: readonly number[], max: number): number[] {
-  if (times.length <= max) return [...times];
-  return Array.from({ length: max }, (_, i) => times[Math.round((i * (times.length - 1)) / (max - 1))]!);
-}
+/** Up to `max` of `times`, evenly picked, first and last included (the grid's `capEvenly`). */
+export const pickEven = (times: readonly number[], max: number): number[] => capEvenly(times, max);
 
 /**
  * Frames at given times drawn from the filmstrip sprite sheets (`/filmstrip/<sheet>`): the tile of

@@ -36,6 +36,20 @@ export interface LaneGroup {
   answer: { prediction: string | null; reference: string; correct: boolean | null } | null;
 }
 
+/**
+ * Where time `t` sits on a track of `duration` seconds, in % of its width, clamped to the track:
+ * `t / duration`, the sampler's formula (`@paravt/video/sampling`), so a tick or a window sits where
+ * its frames were taken. The episode timeline and the sample grid's mini timeline both place with it.
+ */
+export function timePct(t: number, duration: number): number {
+  return (Math.min(Math.max(t, 0), duration) / duration) * 100;
+}
+
+/** The width of the span [startS, endS] on that track, in %: only its part inside the track. */
+export function spanPct(startS: number, endS: number, duration: number): number {
+  return Math.max(0, ((Math.min(endS, duration) - Math.max(0, startS)) / duration) * 100);
+}
+
 export const windowId = (turn: number, call: number) => `${turn}.${call}`;
 
 /** `"1.2"` -> { turn: 1, call: 2 }; anything else: null. */

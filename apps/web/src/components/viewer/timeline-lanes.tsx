@@ -3,7 +3,7 @@ import { memo, useCallback, useRef, type MouseEvent } from "react";
 import { usePlaybackTime, type PlaybackClock } from "@/lib/playback-clock";
 import { cn } from "../ui/cn";
 import { laneBg, laneBorder } from "./lane-colors";
-import { packRows, type LaneGroup, type LaneSpan, type LaneWindow } from "./lane-model";
+import { packRows, spanPct, timePct, type LaneGroup, type LaneSpan, type LaneWindow } from "./lane-model";
 
 export interface TimelineLanesProps {
   /** One group per model/episode; a single group draws no group header. */
@@ -20,7 +20,7 @@ export interface TimelineLanesProps {
 }
 
 const ROW_PX = 12;
-const pct = (t: number, d: number) => `${(Math.min(Math.max(t, 0), d) / d) * 100}%`;
+const pct = (t: number, d: number) => `${timePct(t, d)}%`;
 const fmt = (t: number) => `${t.toFixed(1)} s`;
 
 function Label({ children }: { children: string }) {
@@ -183,7 +183,7 @@ const LaneRows = memo(function LaneRows({
                     )}
                     style={{
                       left: pct(w.startS, duration),
-                      width: `max(2px, ${((Math.min(w.endS, duration) - w.startS) / duration) * 100}%)`,
+                      width: `max(2px, ${spanPct(w.startS, w.endS, duration)}%)`,
                       top: 2 + (rows.get(w.id) ?? 0) * ROW_PX,
                       height: ROW_PX - 2,
                     }}
@@ -243,7 +243,7 @@ function Span({ span, duration, kind }: { span: LaneSpan | null; duration: numbe
       )}
       style={{
         left: pct(span.startS, duration),
-        width: `max(2px, ${((Math.min(span.endS, duration) - Math.max(0, span.startS)) / duration) * 100}%)`,
+        width: `max(2px, ${spanPct(span.startS, span.endS, duration)}%)`,
       }}
     />
   );

@@ -2,6 +2,8 @@ import {
   benchmarkInfoOutput,
   datasetOutput,
   datasetRefInput,
+  datasetSampleGridInput,
+  datasetSampleGridOutput,
   generateSuiteInput,
   importBenchmarkInput,
   importSuiteInput,
@@ -56,6 +58,15 @@ export const datasetsRouter = createTRPCRouter({
     .input(sampleListInput)
     .output(samplePageOutput)
     .query(({ ctx, input }) => datasets.listSamples(ctx.access, input)),
+  /** The sample grid of a dataset: one page of cards (question type, per-K visibility, the video's duration). */
+  sampleGrid: projectProcedure
+    .meta({ scope: "READ" })
+    .input(datasetSampleGridInput)
+    .output(datasetSampleGridOutput)
+    .query(({ ctx, input }) => {
+      const { projectId: _projectId, ...rest } = input;
+      return datasets.listSampleCards(ctx.access, rest);
+    }),
   /** Renders a needle suite on a worker and imports it (videos probed, samples created). */
   generateSuite: projectEditorProcedure
     .meta({

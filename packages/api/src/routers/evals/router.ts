@@ -23,13 +23,15 @@ import {
   evalMatrixInput,
   evalMatrixOutput,
   evalRunOutput,
+  evalSampleGridInput,
+  evalSampleGridOutput,
   evalSampleListInput,
   evalSamplePageOutput,
   importReferenceInput,
   importReferenceOutput,
   runRefInput,
 } from "@paravt/shared";
-import { assertCan, evals, evalsCompare } from "@paravt/shared/server";
+import { assertCan, evals, evalsCompare, evalsGrid } from "@paravt/shared/server";
 import { z } from "zod";
 import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc";
 
@@ -135,6 +137,19 @@ export const evalsRouter = createTRPCRouter({
     .query(({ ctx, input }) => {
       const { projectId: _projectId, ...filters } = input;
       return evals.listSamples(ctx.access, filters);
+    }),
+  /**
+   * The sample grid of a run: one page of cards (outcome, tool calls, crop windows, overview
+   * timestamps, the video's duration) under the samples table's filters, in its order; with
+   * `compareWith`, each card's flip against that run.
+   */
+  sampleGrid: projectProcedure
+    .meta({ scope: "READ" })
+    .input(evalSampleGridInput)
+    .output(evalSampleGridOutput)
+    .query(({ ctx, input }) => {
+      const { projectId: _projectId, ...filters } = input;
+      return evalsGrid.listSampleCards(ctx.access, filters);
     }),
   /** One episode's transcript, a bounded page at a time (texts as previews, `nextCursor` for more turns). */
   episode: projectProcedure

@@ -10,12 +10,14 @@ import {
   type OptionStyle,
   type SampleOutput,
 } from "../../contracts/datasets";
+import { datasetSampleCard, type DatasetSampleCard, type DatasetSampleGridInput } from "../../contracts/sample-grid";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors";
 import { db } from "../db";
 import { serverEnv } from "../env";
 import { confineToMediaRoots } from "../media-paths";
 import type { ProjectAccess } from "./access";
 import { launchRun } from "./runs";
+import { cardVideo, clipText, questionLine } from "./sample-cards";
 
 /** Where a generated suite of a dataset is written (one directory per dataset). */
 export function suiteDir(datasetId: string): string {
@@ -100,6 +102,50 @@ export async function listSamples(
       videoName: s.video?.name ?? null,
       metadata: (s.metadata ?? {}) as Record<string, unknown>,
     })),
+    nextCursor: rows.length > input.limit ? rows[input.limit]!.id : null,
+  };
+}
+
+const visibleAtKOf = datasetSampleCard.shape.visibleAtK;
+
+/**
+ * One page of a dataset's sample grid (issue 41 item 13), in the samples table's order (key): the
+ * card's texts clipped, its video's duration and sprites, and a needle suite's per-K visibility.
+ */
+export async function listSampleCards(
+  access: ProjectAccess,
+  input: Omit<DatasetSampleGridInput, "projectId">,
+): Promise<{ items: DatasetSampleCard[]; nextCursor: string | null }> {
+  await getDataset(access, input.datasetId);
+  const rows = await db().sample.findMany({
+    where: { datasetId: input.datasetId, ...(input.questionType ? { questionType: input.questionType } : {}) },
+    select: {
+      id: true,
+      key: true,
+      question: true,
+      questionType: true,
+      answer: true,
+      metadata: true,
+      video: { select: { id: true, durationS: true, assets: true } },
+    },
+    orderBy: { key: "asc" },
+    take: input.limit + 1,
+    ...(input.cursor ? { cursor: { id: input.cursor } } : {}),
+  });
+  const page = rows.slice(0, input.limit);
+  return {
+    items: page.map((s) => {
+      const visible = visibleAtKOf.safeParse((s.metadata as Record<string, unknown> | null)?.visibleAtK ?? null);
+      return {
+        sampleId: s.id,
+        key: s.key,
+        questionType: s.questionType,
+        question: questionLine(s.question),
+        answer: clipText(s.answer),
+        video: cardVideo(s.video),
+        visibleAtK: visible.success ? visible.data : null,
+      };
+    }),
     nextCursor: rows.length > input.limit ? rows[input.limit]!.id : null,
   };
 }

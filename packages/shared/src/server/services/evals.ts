@@ -356,6 +356,22 @@ export async function matrix(
 export const RIGHT: Prisma.EpisodeWhereInput = { status: "OK", correct: true };
 export const WRONG: Prisma.EpisodeWhereInput = { status: "OK", OR: [{ correct: false }, { correct: null }] };
 
+/** RIGHT and WRONG above, for an episode already read (the grid's flip state). */
+export const isRight = (e: { status: string; correct: boolean | null }) => e.status === "OK" && e.correct === true;
+export const isWrong = (e: { status: string; correct: boolean | null }) => e.status === "OK" && e.correct !== true;
+
+/**
+ * The run to compare `runId` with, checked: another eval run of the project on the same dataset
+ * (flips are between runs on the same samples).
+ */
+export async function comparableBaseline(access: ProjectAccess, runId: string, baselineId: string): Promise<void> {
+  if (baselineId === runId) throw new ValidationError("Pick another run to compare with");
+  const [run, baseline] = await Promise.all([getEvalRun(access, runId), getEvalRun(access, baselineId)]);
+  if (run.dataset?.id !== baseline.dataset?.id) {
+    throw new ValidationError(`"${baseline.name}" is on another dataset; flips are between runs on the same samples`);
+  }
+}
+
 /**
  * Episodes of `runId` whose sample's correctness differs in `baselineId` (issue 8 "flipped"):
  * right_to_wrong = right in the baseline, wrong here. Right/wrong as the outcome filter (an
@@ -368,11 +384,7 @@ export async function flipFilter(
   baselineId: string,
   direction: FlipDirection = "any",
 ): Promise<Prisma.EpisodeWhereInput> {
-  if (baselineId === runId) throw new ValidationError("Pick another run to compare with");
-  const [run, baseline] = await Promise.all([getEvalRun(access, runId), getEvalRun(access, baselineId)]);
-  if (run.dataset?.id !== baseline.dataset?.id) {
-    throw new ValidationError(`"${baseline.name}" is on another dataset; flips are between runs on the same samples`);
-  }
+  await comparableBaseline(access, runId, baselineId);
   const inBaseline = (w: Prisma.EpisodeWhereInput): Prisma.EpisodeWhereInput => ({
     sample: { episodes: { some: { runId: baselineId, ...w } } },
   });
@@ -398,17 +410,20 @@ export async function listRunsOnDataset(access: ProjectAccess, datasetId: string
   return toEvalOutputs(rows);
 }
 
-/** Per-sample rows of a run with the review filters; each row names its episode. */
-export async function listSamples(
-  access: ProjectAccess,
-  input: Omit<EvalSampleListInput, "projectId">,
-): Promise<{ items: EvalSampleRow[]; nextCursor: string | null }> {
+type SampleFilterInput = Omit<EvalSampleListInput, "projectId" | "cursor" | "limit">;
+
+/**
+ * The episodes of a run that the samples filters select (outcome, question type, tool calls, K,
+ * duration group, flipped against another run): one definition for the samples table and the
+ * sample grid, so both views list the same episodes. Checks the run is the project's.
+ */
+export async function sampleWhere(access: ProjectAccess, input: SampleFilterInput): Promise<Prisma.EpisodeWhereInput> {
   await getEvalRun(access, input.runId);
   const outcome: Prisma.EpisodeWhereInput =
     input.outcome === "correct"
-      ? { status: "OK", correct: true }
+      ? RIGHT
       : input.outcome === "wrong"
-        ? { status: "OK", OR: [{ correct: false }, { correct: null }] }
+        ? WRONG
         : input.outcome === "error"
           ? { status: "ERROR" }
           : {};
@@ -424,7 +439,7 @@ export async function listSamples(
   const flipped = input.flippedAgainst
     ? await flipFilter(access, input.runId, input.flippedAgainst, input.flipDirection)
     : {};
-  const where: Prisma.EpisodeWhereInput = {
+  return {
     runId: input.runId,
     AND: [
       outcome,
@@ -436,6 +451,21 @@ export async function listSamples(
       input.questionType ? { sample: { questionType: input.questionType } } : {},
     ],
   };
+}
+
+/** The order of a run's samples in the table and the grid: sample key, rollout, then id (the cursor). */
+export const SAMPLE_ORDER: Prisma.EpisodeOrderByWithRelationInput[] = [
+  { sample: { key: "asc" } },
+  { rolloutIndex: "asc" },
+  { id: "asc" },
+];
+
+/** Per-sample rows of a run with the review filters; each row names its episode. */
+export async function listSamples(
+  access: ProjectAccess,
+  input: Omit<EvalSampleListInput, "projectId">,
+): Promise<{ items: EvalSampleRow[]; nextCursor: string | null }> {
+  const where = await sampleWhere(access, input);
   const rows = await db().episode.findMany({
     where,
     include: {
@@ -443,7 +473,7 @@ export async function listSamples(
         select: { key: true, question: true, questionType: true, answer: true, metadata: true, videoId: true },
       },
     },
-    orderBy: [{ sample: { key: "asc" } }, { rolloutIndex: "asc" }, { id: "asc" }],
+    orderBy: SAMPLE_ORDER,
     take: input.limit + 1,
     ...(input.cursor ? { cursor: { id: input.cursor } } : {}),
   });

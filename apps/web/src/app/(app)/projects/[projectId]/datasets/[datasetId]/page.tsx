@@ -5,6 +5,10 @@ import Link from "next/link";
 import { useParams, useRouter, useSearchParams } from "next/navigation";
 import { z } from "zod";
 import { BenchmarkImportReportCard } from "@/components/datasets/benchmark-import-report";
+import { DatasetSampleGrid } from "@/components/datasets/dataset-sample-grid";
+import { VisibleAtK } from "@/components/datasets/visible-at-k";
+import { searchWithView, viewFromParams } from "@/components/evals/sample-filters";
+import { ViewToggle } from "@/components/evals/view-toggle";
 import { useLiveRuns } from "@/components/live-runs";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -18,13 +22,13 @@ import { VisibilityTable } from "@/components/visibility-table";
 import { useProject } from "@/lib/use-project";
 import { errorMessage, useTRPC } from "@/trpc/client";
 
-const KS = [4, 8, 16, 32, 64];
-
 export default function DatasetPage() {
   const { projectId, datasetId } = useParams<{ projectId: string; datasetId: string }>();
   const params = useSearchParams();
   const router = useRouter();
-  const type = params.get("type") as (typeof QUESTION_TYPES)[number] | null;
+  const rawType = params.get("type");
+  const type = QUESTION_TYPES.find((t) => t === rawType) ?? null;
+  const view = viewFromParams(new URLSearchParams(params.toString()));
   const trpc = useTRPC();
   const { can } = useProject();
   useLiveRuns(projectId);
@@ -32,9 +36,17 @@ export default function DatasetPage() {
   const samples = useInfiniteQuery(
     trpc.datasets.samples.infiniteQueryOptions(
       { projectId, datasetId, limit: 50, ...(type ? { questionType: type } : {}) },
-      { getNextPageParam: (last) => last.nextCursor ?? undefined },
+      { getNextPageParam: (last) => last.nextCursor ?? undefined, enabled: view === "table" },
     ),
   );
+  // The type filter and the view share the URL: changing one keeps the other.
+  const withType = (value: string) => {
+    const next = new URLSearchParams(params.toString());
+    if (value) next.set("type", value);
+    else next.delete("type");
+    const s = next.toString();
+    return s ? `?${s}` : "?";
+  };
 
   if (dataset.error) return <Alert>{errorMessage(dataset.error)}</Alert>;
   const d = dataset.data;
@@ -79,88 +91,92 @@ export default function DatasetPage() {
       {can("runs.launch") && d.source.kind === "needle-suite" && d.sampleCount > 0 && (
         <TrainRlForm projectId={projectId} datasetId={d.id} datasetName={d.name} />
       )}
-      <div className="flex items-center justify-between">
+      <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-base font-semibold">Samples</h2>
-        <Select
-          aria-label="Question type"
-          className="w-40"
-          value={type ?? ""}
-          onChange={(e) => router.replace(e.target.value ? `?type=${e.target.value}` : "?", { scroll: false })}
-        >
-          <option value="">All types</option>
-          {QUESTION_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </Select>
+        <div className="flex items-center gap-3">
+          <ViewToggle
+            view={view}
+            onChange={(v) =>
+              router.replace(searchWithView(new URLSearchParams(params.toString()), v), { scroll: false })
+            }
+          />
+          <Select
+            aria-label="Question type"
+            className="w-40"
+            value={type ?? ""}
+            onChange={(e) => router.replace(withType(e.target.value), { scroll: false })}
+          >
+            <option value="">All types</option>
+            {QUESTION_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </Select>
+        </div>
       </div>
-      <Table label="Samples">
-        <thead>
-          <tr>
-            <Th>Question</Th>
-            <Th>Type</Th>
-            <Th>Answer</Th>
-            <Th>Visible at K</Th>
-            <Th>Video</Th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((s) => {
-            const visibleAtK = (s.metadata.visibleAtK ?? {}) as Record<string, boolean>;
-            const answerText = typeof s.metadata.answerText === "string" ? s.metadata.answerText : null;
-            return (
-              <tr key={s.id} className="align-top">
-                <Td className="max-w-xl">
-                  <p className="whitespace-pre-line">{s.question.split("\n")[0]}</p>
-                  {s.options && (
-                    <ol className="mt-1 list-[upper-alpha] pl-5 text-xs text-muted">
-                      {s.options.map((o) => (
-                        <li key={o}>{o}</li>
-                      ))}
-                    </ol>
-                  )}
-                </Td>
-                <Td>
-                  <Badge>{s.questionType}</Badge>
-                </Td>
-                <Td className="font-mono text-xs">
-                  {s.answer}
-                  {answerText && answerText !== s.answer && <div className="font-sans text-muted">{answerText}</div>}
-                </Td>
-                <Td>
-                  <div className="flex gap-1" aria-label="Evidence visible in the overview at K">
-                    {KS.map((k) => (
-                      <span
-                        key={k}
-                        title={visibleAtK[String(k)] ? `visible with ${k} overview frames` : `needs a crop at K=${k}`}
-                        className={
-                          visibleAtK[String(k)]
-                            ? "rounded bg-success/15 px-1 text-xs text-success"
-                            : "rounded bg-surface-2 px-1 text-xs text-muted line-through"
-                        }
-                      >
-                        {k}
-                      </span>
-                    ))}
-                  </div>
-                </Td>
-                <Td>
-                  {s.videoId ? (
-                    <Link className="text-accent hover:underline" href={`/projects/${projectId}/videos/${s.videoId}`}>
-                      {s.videoName?.split(" / ").pop() ?? "video"}
-                    </Link>
-                  ) : (
-                    "—"
-                  )}
-                </Td>
-              </tr>
-            );
-          })}
-          {samples.isSuccess && rows.length === 0 && <EmptyRow colSpan={5}>No samples yet.</EmptyRow>}
-        </tbody>
-      </Table>
-      {samples.hasNextPage && (
+      {view === "grid" && (
+        <DatasetSampleGrid
+          projectId={projectId}
+          datasetId={d.id}
+          questionType={type}
+          scope={`${d.id}?view=grid&type=${type ?? ""}`}
+        />
+      )}
+      {view === "table" && (
+        <Table label="Samples">
+          <thead>
+            <tr>
+              <Th>Question</Th>
+              <Th>Type</Th>
+              <Th>Answer</Th>
+              <Th>Visible at K</Th>
+              <Th>Video</Th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((s) => {
+              const visibleAtK = (s.metadata.visibleAtK ?? {}) as Record<string, boolean>;
+              const answerText = typeof s.metadata.answerText === "string" ? s.metadata.answerText : null;
+              return (
+                <tr key={s.id} className="align-top">
+                  <Td className="max-w-xl">
+                    <p className="whitespace-pre-line">{s.question.split("\n")[0]}</p>
+                    {s.options && (
+                      <ol className="mt-1 list-[upper-alpha] pl-5 text-xs text-muted">
+                        {s.options.map((o) => (
+                          <li key={o}>{o}</li>
+                        ))}
+                      </ol>
+                    )}
+                  </Td>
+                  <Td>
+                    <Badge>{s.questionType}</Badge>
+                  </Td>
+                  <Td className="font-mono text-xs">
+                    {s.answer}
+                    {answerText && answerText !== s.answer && <div className="font-sans text-muted">{answerText}</div>}
+                  </Td>
+                  <Td>
+                    <VisibleAtK visible={visibleAtK} />
+                  </Td>
+                  <Td>
+                    {s.videoId ? (
+                      <Link className="text-accent hover:underline" href={`/projects/${projectId}/videos/${s.videoId}`}>
+                        {s.videoName?.split(" / ").pop() ?? "video"}
+                      </Link>
+                    ) : (
+                      "—"
+                    )}
+                  </Td>
+                </tr>
+              );
+            })}
+            {samples.isSuccess && rows.length === 0 && <EmptyRow colSpan={5}>No samples yet.</EmptyRow>}
+          </tbody>
+        </Table>
+      )}
+      {view === "table" && samples.hasNextPage && (
         <div>
           <Button
             variant="secondary"
