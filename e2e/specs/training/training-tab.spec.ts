@@ -70,7 +70,7 @@ test("Training tab: launch SFT from it, see the run's row and figures, filter, c
   // Filters live in the URL.
   await page.getByLabel("Filter by kind").selectOption("rl");
   await expect(page).toHaveURL(/kind=rl/);
-  await expect(table).toContainText("No training run matches these filters.");
+  await expect(table).toContainText("No run matches these filters.");
   await page.getByLabel("Filter by kind").selectOption("sft");
   await page.getByLabel("Filter by status").selectOption("SUCCEEDED");
   await expect(page).toHaveURL(/kind=sft&status=SUCCEEDED/);

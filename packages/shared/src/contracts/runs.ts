@@ -141,6 +141,43 @@ export function flattenConfig(value: unknown, prefix = "", out: Record<string, s
   return out;
 }
 
+/** Which end of a metric is its best value: "min" for losses, "max" for accuracies and rewards. */
+export const METRIC_GOALS = ["min", "max"] as const;
+export type MetricGoal = (typeof METRIC_GOALS)[number];
+
+/**
+ * A metric name as words: lower case, the separators ingestion allows (`_ . / : -`) as `_`, a
+ * leading `train_` (W&B's `train/loss`) and a validation prefix (`val_accuracy` is an accuracy)
+ * dropped, and a `_k<K>` suffix (`accuracy_k16`) too.
+ */
+function metricWords(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[./:-]/g, "_")
+    .replace(/^train_/, "")
+    .replace(/^(val|valid|validation|eval|test)_/, "")
+    .replace(/_k\d+$/, "");
+}
+
+/**
+ * THE direction of a metric (a runs table's "best" column, a summary's best value): lower is
+ * better for losses, perplexities, error and truncation rates; higher for accuracies, rewards,
+ * returns, scores, IoU, recall / precision / F1, compliance and other rates (`tool_call_rate`);
+ * null for the rest (`lr`, `kl`, `entropy`, `grad_norm`, timings, a spread such as `reward_std`),
+ * which have no best value. The lower-is-better test comes first, so `error_rate` and
+ * `truncated_turn_rate` are "min" though they are rates.
+ */
+export function metricGoal(name: string): MetricGoal | null {
+  const n = metricWords(name);
+  // Spreads of a quantity and rates that are settings or throughput, not outcomes.
+  if (/(^|_)(std|stdev|var|variance)$|(^|_)(lr|learning_rate|dropout_rate|frame_rate|sample_rate|bit_rate)$/.test(n))
+    return null;
+  if (/(^|_)(loss|nll|perplexity|ppl|errors?|wer|cer|truncated|truncation|degenerate)(_|$)/.test(n)) return "min";
+  const outcome =
+    /(^|_)(accuracy|acc|rewards?|returns?|score|iou|miou|recall|precision|f1|compliance|rate|success)(_|$)/;
+  return outcome.test(n) ? "max" : null;
+}
+
 export const configDiffInput = projectRef.extend({ runIds: z.array(id).min(2).max(8) });
 export const configDiffOutput = z.object({
   runs: z.array(z.object({ id: z.string(), name: z.string() })),

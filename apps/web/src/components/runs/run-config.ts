@@ -3,7 +3,7 @@
 // diff and their unit test see the same values. Defaults come from one definition each: the
 // launch contracts (sftRunConfig, rlRunConfig, evalKnobs) and the RL form's preset knobs
 // (presetOverrides: the trainer defaults and the SPEC §2 recipe weights).
-import { evalKnobs, flattenConfig, rlRunConfig, sftRunConfig, type EvalMode } from "@paravt/shared";
+import { evalKnobs, flattenConfig, metricGoal, rlRunConfig, sftRunConfig, type EvalMode } from "@paravt/shared";
 import { initialLaunchForm, type LaunchFormState } from "../evals/launch-form-state";
 import { OVERRIDE_FIELDS, presetOverrides, type RlFormState } from "../training/rl-launch-state";
 
@@ -80,15 +80,16 @@ export interface MetricSummary {
 }
 
 /** The series a training summary reports, train and validation (`val_`), in this order. */
-const SUMMARY_SERIES: readonly { name: string; goal: "min" | "max" }[] = [
-  { name: "loss", goal: "min" },
-  { name: "token_accuracy", goal: "max" },
-  { name: "reward_mean", goal: "max" },
-  { name: "format_compliance", goal: "max" },
-  { name: "tool_call_rate", goal: "max" },
+/** The series a run page summarizes; their direction (best = lowest or highest) is `metricGoal`'s. */
+const SUMMARY_SERIES: readonly string[] = [
+  "loss",
+  "token_accuracy",
+  "reward_mean",
+  "format_compliance",
+  "tool_call_rate",
 ];
 
-export const SUMMARY_METRIC_NAMES: readonly string[] = SUMMARY_SERIES.flatMap((s) => [s.name, `val_${s.name}`]);
+export const SUMMARY_METRIC_NAMES: readonly string[] = SUMMARY_SERIES.flatMap((s) => [s, `val_${s}`]);
 
 /**
  * Final and best value of each summary series present (best: lowest loss, highest reward or
@@ -102,7 +103,8 @@ export function trainingSummary(
   for (const name of SUMMARY_METRIC_NAMES) {
     const points = (byName.get(name) ?? []).filter((p) => Number.isFinite(p.value));
     if (points.length === 0) continue;
-    const goal = SUMMARY_SERIES.find((s) => s.name === name.replace(/^val_/, ""))!.goal;
+    // Each summary series has a direction (contracts/runs.ts; runs.test.ts checks these five).
+    const goal = metricGoal(name)!;
     let last = points[0]!;
     let best = points[0]!;
     for (const p of points) {
@@ -192,6 +194,7 @@ export function rlFormFromRun(config: unknown): RlFormState | null {
     steps: String(c.steps),
     checkpointEvery: String(c.checkpointEvery),
     seed: String(c.seed),
+    keepRolloutsPerStep: String(c.keepRolloutsPerStep),
     overrides,
   };
 }

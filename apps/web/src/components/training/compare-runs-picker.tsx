@@ -4,12 +4,10 @@ import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { useTRPC } from "@/trpc/client";
+import { MAX_OVERLAY_RUNS, overlayHref } from "./overlay";
 
-export const MAX_OVERLAY_RUNS = 5;
-
-export function overlayHref(projectId: string, runIds: string[]): string {
-  return `/projects/${projectId}/runs/compare?runs=${runIds.join(",")}`;
-}
+// The compare page imports the bound from here.
+export { MAX_OVERLAY_RUNS };
 
 /** Picks other training runs of the project to overlay with this one. */
 export function CompareRunsPicker({ projectId, runId }: { projectId: string; runId: string }) {

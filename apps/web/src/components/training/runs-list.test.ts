@@ -1,85 +1,56 @@
-import type { TrainingRunRow } from "@paravt/shared";
 import { describe, expect, it } from "vitest";
-import { parseTrainingFilters, trainingFiltersQuery, trainingRowView } from "./runs-list";
+import { EMPTY_VIEW, runsViewFrom, runsViewSearch, toggleSelected, type RunsView } from "./runs-list";
 
-const base: TrainingRunRow = {
-  id: "r1",
-  kind: "sft",
-  jobName: "train.sft",
-  name: "sft-a",
-  status: "SUCCEEDED",
-  progress: 1,
-  message: null,
-  error: null,
-  attempts: 1,
-  createdAt: new Date("2026-01-01T10:00:00Z"),
-  startedAt: new Date("2026-01-01T10:00:00Z"),
-  finishedAt: new Date("2026-01-01T10:02:05Z"),
-  createdBy: null,
-  totalSteps: 200,
-  lastStep: 200,
-  lastLoss: 1.23456,
-  lastReward: null,
-  producedModel: { id: "m1", name: "sft-a" },
-};
+const from = (q: string) => runsViewFrom(new URLSearchParams(q));
 
-describe("training filters in the URL", () => {
-  it("keeps known kinds and statuses and drops anything else", () => {
-    expect(parseTrainingFilters(new URLSearchParams("kind=rl&status=RUNNING"))).toEqual({
-      kind: "rl",
-      status: "RUNNING",
-    });
-    expect(parseTrainingFilters(new URLSearchParams("kind=eval&status=running"))).toEqual({});
-    expect(parseTrainingFilters(new URLSearchParams(""))).toEqual({});
-  });
-
-  it("writes them back, empty when none", () => {
-    expect(trainingFiltersQuery({})).toBe("");
-    expect(trainingFiltersQuery({ kind: "sft" })).toBe("?kind=sft");
-    expect(trainingFiltersQuery({ kind: "rl", status: "FAILED" })).toBe("?kind=rl&status=FAILED");
-  });
-});
-
-describe("a training row", () => {
-  const now = new Date("2026-01-01T11:00:00Z");
-
-  it("shows SFT's last loss, steps done of total and the duration", () => {
-    expect(trainingRowView(base, now)).toEqual({
-      kind: "SFT",
-      headline: "loss 1.235",
-      steps: "200 / 200",
-      duration: "2:05",
-    });
-  });
-
-  it("shows RL's last reward and runs the clock while running", () => {
-    const rl = {
-      ...base,
-      kind: "rl" as const,
-      lastLoss: null,
-      lastReward: 0.5,
-      lastStep: 4,
-      status: "RUNNING" as const,
-      finishedAt: null,
+describe("the runs table's view in the URL", () => {
+  it("round-trips every part of the view", () => {
+    const view: RunsView = {
+      kind: "all",
+      status: "SUCCEEDED",
+      columns: ["status", "config:overrides.klCoef", "last:train/loss", "best:loss", "eval:accuracy"],
+      sort: { key: "last:train/loss", dir: "desc" },
+      filter: 'preset=tiny loss<0.5 name="my run"',
+      group: "config:preset",
+      selected: ["cabc123", "cdef456"],
     };
-    expect(trainingRowView(rl, now)).toEqual({
-      kind: "RL",
-      headline: "reward 0.500",
-      steps: "4 / 200",
-      duration: "1:00:00",
-    });
+    const search = runsViewSearch(view);
+    expect(search).toContain("sort=-last:train%2Floss");
+    expect(search).toContain("sel=cabc123,cdef456");
+    expect(from(search.slice(1))).toEqual(view);
   });
 
-  it("says — before the first step and before the start", () => {
-    const queued = {
-      ...base,
-      status: "QUEUED" as const,
-      startedAt: null,
-      finishedAt: null,
-      lastStep: null,
-      lastLoss: null,
-    };
-    expect(trainingRowView(queued, now)).toEqual({ kind: "SFT", headline: "—", steps: "— / 200", duration: "—" });
-    expect(trainingRowView({ ...queued, totalSteps: null }, now).steps).toBe("—");
+  it("writes nothing for the default view, and reads nothing into it", () => {
+    expect(runsViewSearch(EMPTY_VIEW)).toBe("");
+    expect(from("")).toEqual(EMPTY_VIEW);
+  });
+
+  it("tells the default columns (no `col`) from none picked (one empty `col`)", () => {
+    const none = runsViewSearch({ ...EMPTY_VIEW, columns: [] });
+    expect(none).toBe("?col=");
+    expect(from(none.slice(1)).columns).toEqual([]);
+    expect(from("").columns).toBeNull();
+  });
+
+  it("keeps the other parameters of the address", () => {
+    const search = runsViewSearch({ ...EMPTY_VIEW, kind: "rl" }, new URLSearchParams("kind=sft&foo=1&q=old"));
+    expect(search).toBe("?foo=1&kind=rl");
+  });
+
+  it("drops what it does not know: kinds, statuses, columns, sorts, groups and run ids", () => {
+    expect(
+      from(
+        "kind=job&status=running&col=bogus&col=name&col=status&col=status&sort=-nope&group=eval:nope&sel=ok1,bad%20id,,ok1",
+      ),
+    ).toEqual({ ...EMPTY_VIEW, columns: ["status"], selected: ["ok1"] });
+    // The old Training tab's links still work.
+    expect(from("kind=rl&status=RUNNING")).toEqual({ ...EMPTY_VIEW, kind: "rl", status: "RUNNING" });
+  });
+
+  it("keeps at most five runs picked to overlay", () => {
+    expect(from("sel=a,b,c,d,e,f").selected).toEqual(["a", "b", "c", "d", "e"]);
+    expect(toggleSelected(["a", "b", "c", "d", "e"], "f")).toEqual(["a", "b", "c", "d", "e"]);
+    expect(toggleSelected(["a", "b"], "a")).toEqual(["b"]);
+    expect(toggleSelected(["a"], "b")).toEqual(["a", "b"]);
   });
 });

@@ -1,15 +1,20 @@
-import { z } from "zod";
-import { rlLaunchInput, runOutput, sftLaunchInput, trainingRunListInput, trainingRunRow } from "@paravt/shared";
+import { rlLaunchInput, runOutput, runsTableInput, runsTableOutput, sftLaunchInput } from "@paravt/shared";
 import { assertCan, training } from "@paravt/shared/server";
 import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc";
 
 export const trainingRouter = createTRPCRouter({
-  /** SFT and RL runs with their last loss / reward, steps and produced model (the Training tab). */
+  /**
+   * The Training tab's runs table: the newest runs (SFT and RL by default, evaluations on request)
+   * with their settings, model, dataset, the last and best value of each metric and eval figures.
+   */
   runs: projectProcedure
     .meta({ scope: "READ" })
-    .input(trainingRunListInput)
-    .output(z.array(trainingRunRow))
-    .query(({ ctx, input }) => training.listTrainingRuns(ctx.access, input)),
+    .input(runsTableInput)
+    .output(runsTableOutput)
+    .query(({ ctx, input }) => {
+      const { projectId: _projectId, ...query } = input;
+      return training.listRunsTable(ctx.access, query);
+    }),
   /** Cold-start SFT of ParaVT-nano on a needle-suite dataset (a train.sft job). */
   launchSft: projectEditorProcedure
     .meta({

@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { datasetTurnTokens, measuredMaxNewTokens } from "../../contracts/token-cap";
-import type { RunStatus } from "../../contracts/runs";
-import { rlRunConfig, type sftRunConfig, type TrainingRunKind, type TrainingRunRow } from "../../contracts/training";
+import { rlRunConfig, type sftRunConfig } from "../../contracts/training";
 import { NotFoundError, ValidationError } from "../../errors";
 import { confineCheckpoint } from "../checkpoint-paths";
 import { db } from "../db";
 import type { ProjectAccess } from "./access";
-import { launchRun, toRunOutput } from "./runs";
+import { launchRun } from "./runs";
 
 /**
  * Launches cold-start SFT of ParaVT-nano on a needle-suite dataset: its oracle trajectories
@@ -72,59 +71,5 @@ export async function launchRl(access: ProjectAccess, input: z.input<typeof rlRu
   });
 }
 
-/** The metric a training list shows per kind: SFT's loss, RL's mean reward. */
-const HEADLINE_METRIC = { sft: "loss", rl: "reward_mean" } as const;
-
-/**
- * The project's SFT and RL runs, newest first (the Training tab, issue 41 item 8), each with its
- * configured and reached step, its last loss (SFT) or mean reward (RL), and the model it
- * registered (train.sft / train.rl store `runId` in that model's config).
- */
-export async function listTrainingRuns(
-  access: ProjectAccess,
-  input: { kind?: TrainingRunKind; status?: RunStatus; limit: number },
-): Promise<TrainingRunRow[]> {
-  const runs = await db().run.findMany({
-    where: {
-      projectId: access.projectId,
-      kind: input.kind ? input.kind : { in: ["sft", "rl"] },
-      ...(input.status ? { status: input.status } : {}),
-    },
-    include: { createdBy: { select: { email: true } } },
-    orderBy: { createdAt: "desc" },
-    take: input.limit,
-  });
-  if (runs.length === 0) return [];
-  const ids = runs.map((r) => r.id);
-  const [lastSteps, headlines, models] = await Promise.all([
-    db().metric.groupBy({ by: ["runId"], where: { runId: { in: ids } }, _max: { step: true } }),
-    db().$queryRaw<{ run_id: string; name: string; value: number }[]>`
-      SELECT DISTINCT ON (run_id, name) run_id, name, value FROM metrics
-      WHERE run_id = ANY(${ids}) AND name IN (${HEADLINE_METRIC.sft}, ${HEADLINE_METRIC.rl})
-      ORDER BY run_id, name, step DESC`,
-    db().model.findMany({
-      where: { projectId: access.projectId, kind: "NANO_CHECKPOINT" },
-      select: { id: true, name: true, config: true },
-    }),
-  ]);
-  const lastStep = new Map(lastSteps.map((m) => [m.runId, m._max.step]));
-  const headline = new Map(headlines.map((h) => [`${h.run_id}/${h.name}`, h.value]));
-  const produced = new Map<string, { id: string; name: string }>();
-  for (const m of models) {
-    const runId = (m.config as { runId?: unknown } | null)?.runId;
-    if (typeof runId === "string") produced.set(runId, { id: m.id, name: m.name });
-  }
-  return runs.map((r) => {
-    const kind = r.kind as TrainingRunKind;
-    const steps = (r.config as { steps?: unknown } | null)?.steps;
-    return {
-      ...toRunOutput(r),
-      kind,
-      totalSteps: typeof steps === "number" && Number.isInteger(steps) ? steps : null,
-      lastStep: lastStep.get(r.id) ?? null,
-      lastLoss: kind === "sft" ? (headline.get(`${r.id}/${HEADLINE_METRIC.sft}`) ?? null) : null,
-      lastReward: kind === "rl" ? (headline.get(`${r.id}/${HEADLINE_METRIC.rl}`) ?? null) : null,
-      producedModel: produced.get(r.id) ?? null,
-    };
-  });
-}
+// The Training tab's runs table has its own module; it belongs to this service's namespace.
+export { listRunsTable } from "./runs-table";

@@ -1,69 +1,106 @@
 "use client";
-import { TRAINING_RUN_KINDS } from "@paravt/shared";
+import type { RunsTableKind } from "@paravt/shared";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useRouter, useSearchParams } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
-import { timeAgo } from "@/components/format";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { LiveBadge } from "@/components/live-badge";
 import { useLiveRuns } from "@/components/live-runs";
 import { RunStatusSelect } from "@/components/runs/run-status-select";
 import { TrainSftForm } from "@/components/train-sft-form";
-import { parseTrainingFilters, trainingFiltersQuery, trainingRowView } from "@/components/training/runs-list";
+import { runsViewFrom, runsViewSearch, toggleSelected, type RunsView } from "@/components/training/runs-list";
+import { RunsTable } from "@/components/training/runs-table";
+import { availableColumns, columnOf, DEFAULT_COLUMNS, tableRun } from "@/components/training/runs-table-columns";
+import { filterRuns, groupRuns, nextSort, parseFilter, sortRuns } from "@/components/training/runs-table-model";
+import { ColumnPicker, FilterInput, GroupSelect, OverlayLink } from "@/components/training/runs-table-toolbar";
 import { TrainRlForm } from "@/components/training/train-rl-form";
 import { Alert } from "@/components/ui/alert";
-import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader, PageHeader } from "@/components/ui/card";
 import { Select } from "@/components/ui/input";
-import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { useProject } from "@/lib/use-project";
 import { errorMessage, useTRPC } from "@/trpc/client";
 
-/** The Training tab (issue 41 item 8): SFT and RL runs apart from the infrastructure jobs. */
+/** Runs listed per answer (the server's bound is RUNS_TABLE_MAX_RUNS). */
+const LISTED_RUNS = 200;
+
+const KIND_OPTIONS: { value: RunsTableKind | ""; label: string }[] = [
+  { value: "", label: "SFT and RL" },
+  { value: "sft", label: "SFT" },
+  { value: "rl", label: "RL" },
+  { value: "eval", label: "Evaluations" },
+  { value: "all", label: "All runs" },
+];
+
+/**
+ * The Training tab (issue 41 items 8 and 11): SFT and RL runs (evaluations on request) in a
+ * W&B-style table, apart from the infrastructure jobs. The whole view lives in the URL.
+ */
 export default function TrainingPage() {
   const { projectId, can } = useProject();
   const trpc = useTRPC();
   const router = useRouter();
-  const filters = parseTrainingFilters(useSearchParams());
-  const runs = useQuery(trpc.training.runs.queryOptions({ projectId, limit: 100, ...filters }));
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const view = useMemo(() => runsViewFrom(new URLSearchParams(params.toString())), [params]);
+  const runs = useQuery(
+    trpc.training.runs.queryOptions({
+      projectId,
+      limit: LISTED_RUNS,
+      ...(view.kind ? { kind: view.kind } : {}),
+      ...(view.status ? { status: view.status } : {}),
+    }),
+  );
   const live = useLiveRuns(projectId);
   const [launching, setLaunching] = useState(false);
-  const base = `/projects/${projectId}`;
-  const now = new Date();
-  // The filters as last asked for, not as this render's address has them: two quick changes (kind,
+  // The view as last asked for, not as this render's address has it: two quick changes (kind,
   // then status) must both stay, though the router has not re-rendered between them.
-  const asked = useRef(filters);
+  const asked = useRef(view);
   useEffect(() => {
-    asked.current = filters; // the address changed (a change here, or back / forward)
-  }, [filters.kind, filters.status]); // eslint-disable-line react-hooks/exhaustive-deps
-  const setFilter = (patch: Partial<typeof filters>) => {
+    asked.current = view; // the address changed (a change here, or back / forward)
+  }, [view]);
+  const setView = (patch: Partial<RunsView>) => {
     asked.current = { ...asked.current, ...patch };
-    router.replace(trainingFiltersQuery(asked.current) || "?", { scroll: false });
+    router.replace(`${pathname}${runsViewSearch(asked.current)}`, { scroll: false });
   };
 
+  const model = useMemo(() => {
+    const now = new Date();
+    const all = (runs.data?.rows ?? []).map((r) => tableRun(r, now));
+    const available = availableColumns(all);
+    const columns = (view.columns ?? DEFAULT_COLUMNS).flatMap((k) => columnOf(k) ?? []);
+    const filter = parseFilter(view.filter);
+    const shown = sortRuns(filterRuns(all, filter.terms), view.sort);
+    const groupColumn = view.group ? columnOf(view.group) : null;
+    const groups = groupColumn ? { column: groupColumn, groups: groupRuns(shown, groupColumn.key, columns) } : null;
+    // Only runs still listed count as picked (a link may name a run since deleted or filtered
+    // out by kind); they keep the order they were ticked in.
+    const listed = new Set(all.filter((r) => r.overlayable).map((r) => r.row.id));
+    return { all, available, columns, filter, shown, groups, picked: view.selected.filter((id) => listed.has(id)) };
+  }, [runs.data, view]);
+
+  const narrowed = Boolean(view.kind || view.status || view.filter.trim());
   return (
     <>
       <PageHeader
         title="Training"
-        description="SFT and RL runs of ParaVT-nano, with their last loss or reward. Every other job is under Jobs."
+        description="SFT and RL runs of ParaVT-nano (and evaluations on request) with their settings and figures. Every other job is under Jobs."
         actions={
           <>
             <LiveBadge status={live.status} />
             <Select
               aria-label="Filter by kind"
-              value={filters.kind ?? ""}
-              onChange={(e) => setFilter({ kind: (e.target.value || undefined) as typeof filters.kind })}
+              value={view.kind ?? ""}
+              onChange={(e) => setView({ kind: (e.target.value || undefined) as RunsTableKind | undefined })}
               className="w-40"
             >
-              <option value="">SFT and RL</option>
-              {TRAINING_RUN_KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {k.toUpperCase()}
+              {KIND_OPTIONS.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
                 </option>
               ))}
             </Select>
-            <RunStatusSelect value={filters.status ?? ""} onChange={(s) => setFilter({ status: s || undefined })} />
+            <RunStatusSelect value={view.status ?? ""} onChange={(s) => setView({ status: s || undefined })} />
             {can("runs.launch") && (
               <Button size="sm" variant={launching ? "secondary" : "primary"} onClick={() => setLaunching((v) => !v)}>
                 {launching ? "Hide launch forms" : "Launch training"}
@@ -74,68 +111,42 @@ export default function TrainingPage() {
       />
       {runs.error && <Alert>{errorMessage(runs.error)}</Alert>}
       {launching && can("runs.launch") && <LaunchTraining projectId={projectId} />}
-      <Table label="Training runs">
-        <thead>
-          <tr>
-            <Th>Run</Th>
-            <Th>Status</Th>
-            <Th>Last loss / reward</Th>
-            <Th>Steps</Th>
-            <Th>Started</Th>
-            <Th>Duration</Th>
-            <Th>Model produced</Th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.data?.map((r) => {
-            const v = trainingRowView(r, now);
-            return (
-              <tr key={r.id} data-testid={`training-run-${r.id}`}>
-                <Td className="max-w-xs">
-                  <Link
-                    href={`${base}/runs/${r.id}`}
-                    title={r.name}
-                    className="block truncate font-medium hover:text-accent hover:underline"
-                  >
-                    {r.name}
-                  </Link>
-                  <div className="font-mono text-xs text-muted">{v.kind}</div>
-                </Td>
-                <Td>
-                  <StatusBadge status={r.status} />
-                  {r.error && (
-                    <div className="max-w-xs truncate text-xs text-danger" title={r.error}>
-                      {r.error}
-                    </div>
-                  )}
-                </Td>
-                <Td className="font-mono text-xs">{v.headline}</Td>
-                <Td className="font-mono text-xs">{v.steps}</Td>
-                <Td className="text-muted">{timeAgo(r.startedAt)}</Td>
-                <Td className="text-muted">{v.duration}</Td>
-                <Td className="max-w-48">
-                  {r.producedModel ? (
-                    <Link
-                      href={`${base}/models#model-${r.producedModel.id}`}
-                      title={r.producedModel.name}
-                      className="block truncate hover:text-accent hover:underline"
-                    >
-                      {r.producedModel.name}
-                    </Link>
-                  ) : (
-                    <span className="text-muted">—</span>
-                  )}
-                </Td>
-              </tr>
-            );
-          })}
-          {runs.data?.length === 0 && (
-            <EmptyRow colSpan={7}>
-              {filters.kind || filters.status ? "No training run matches these filters." : "No training runs yet."}
-            </EmptyRow>
-          )}
-        </tbody>
-      </Table>
+      <div className="flex flex-wrap items-start gap-3">
+        <FilterInput value={view.filter} problems={model.filter.problems} onChange={(filter) => setView({ filter })} />
+        <GroupSelect value={view.group} configKeys={model.available.config} onChange={(group) => setView({ group })} />
+        <ColumnPicker
+          shown={model.columns.map((c) => c.key)}
+          available={model.available}
+          onToggle={(key) => {
+            // From the view as last asked for, so quick ticks all stay.
+            const current = asked.current.columns ?? [...DEFAULT_COLUMNS];
+            setView({ columns: current.includes(key) ? current.filter((k) => k !== key) : [...current, key] });
+          }}
+          onReset={() => setView({ columns: null })}
+        />
+      </div>
+      <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
+        <OverlayLink projectId={projectId} selected={model.picked} onClear={() => setView({ selected: [] })} />
+        {runs.data && (
+          <span className="text-xs text-muted" role="status">
+            {model.shown.length === model.all.length
+              ? `${model.all.length} ${model.all.length === 1 ? "run" : "runs"}`
+              : `${model.shown.length} of ${model.all.length} runs`}
+            {runs.data.more ? ` (the newest ${LISTED_RUNS}; narrow the kind or status for older ones)` : ""}
+          </span>
+        )}
+      </div>
+      <RunsTable
+        projectId={projectId}
+        columns={model.columns}
+        runs={model.shown}
+        groups={model.groups}
+        sort={view.sort}
+        onSort={(key) => setView({ sort: nextSort(asked.current.sort, key) })}
+        selected={model.picked}
+        onToggle={(id) => setView({ selected: toggleSelected(asked.current.selected, id) })}
+        empty={runs.isPending ? "Loading runs…" : narrowed ? "No run matches these filters." : "No training runs yet."}
+      />
     </>
   );
 }
