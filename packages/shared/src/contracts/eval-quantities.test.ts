@@ -10,10 +10,16 @@ import {
 } from "./eval-quantities";
 
 describe("standard errors", () => {
-  it("binomial: sqrt(p(1-p)/n) for a proportion, none without samples", () => {
-    expect(binomialSE(0.5, 100)).toBeCloseTo(0.05, 12);
-    expect(binomialSE(0.75, 4)).toBeCloseTo(Math.sqrt((0.75 * 0.25) / 4), 12);
-    expect(binomialSE(1, 30)).toBe(0);
+  it("binomial: Agresti-Coull for a proportion, none without samples", () => {
+    // Agresti-Coull: p~ = (np + 2) / (n + 4), over n + 4.
+    expect(binomialSE(0.5, 100)).toBeCloseTo(Math.sqrt(0.25 / 104), 12);
+    expect(binomialSE(0.75, 4)).toBeCloseTo(Math.sqrt(((5 / 8) * (3 / 8)) / 8), 12);
+    // Near Wald's 0.05 in the middle at benchmark sizes.
+    expect(Math.abs(binomialSE(0.5, 100)! - 0.05)).toBeLessThan(0.001);
+    // 0 % and 100 % keep an uncertainty that shrinks with n (Wald said 0 for both).
+    expect(binomialSE(1, 30)).toBeCloseTo(Math.sqrt(((32 / 34) * (2 / 34)) / 34), 12);
+    expect(binomialSE(0, 5)!).toBeGreaterThan(binomialSE(0, 5000)!);
+    expect(binomialSE(0, 5000)!).toBeGreaterThan(0);
     expect(binomialSE(null, 0)).toBeNull();
     expect(binomialSE(0.5, 0)).toBeNull();
   });
@@ -34,7 +40,7 @@ describe("figures and headline", () => {
 
   it("lists one figure per question type with n and standard error, in the glossary's order", () => {
     expect(figuresOf({ mcq, openEnded, grounding })).toEqual([
-      { quantity: "accuracy", value: 0.75, n: 4, se: Math.sqrt((0.75 * 0.25) / 4) },
+      { quantity: "accuracy", value: 0.75, n: 4, se: Math.sqrt(((5 / 8) * (3 / 8)) / 8) },
       { quantity: "score", value: 0.625, n: 2, se: 0.375 },
       { quantity: "mIoU", value: 0.4, n: 6, se: 0.13 },
     ]);

@@ -68,10 +68,16 @@ export function sampleNumberWord(questionType: QuestionType | null | undefined):
   return EVAL_QUANTITIES.score.short;
 }
 
-/** Standard error of a proportion p over n samples: sqrt(p(1-p)/n); null without samples. */
+/**
+ * Standard error of a proportion p over n samples, Agresti-Coull ("plus four"): p~ = (np + 2) /
+ * (n + 4), sqrt(p~(1 - p~) / (n + 4)). The Wald form sqrt(p(1-p)/n) is 0 at 0 % and 100 %, which
+ * reads as "certain" for 0 of 5 as much as for 0 of 5000; this one stays honest there and is
+ * within a few percent of Wald in the middle at the sizes benchmarks have. Null without samples.
+ */
 export function binomialSE(p: number | null, n: number): number | null {
   if (p === null || n <= 0) return null;
-  return Math.sqrt((p * (1 - p)) / n);
+  const adjusted = (n * p + 2) / (n + 4);
+  return Math.sqrt((adjusted * (1 - adjusted)) / (n + 4));
 }
 
 /** Standard error of a mean: sample SD (n - 1) / sqrt(n); null below 2 samples. */

@@ -70,7 +70,7 @@ export function CompareTable({ projectId, columns }: { projectId: string; column
             cell={(c) =>
               c.episode ? (
                 <span
-                  className="line-clamp-3 break-all font-mono"
+                  className="line-clamp-3 font-mono [overflow-wrap:anywhere]"
                   title={c.episode.prediction ?? undefined}
                   data-testid="compare-answer"
                 >
@@ -119,7 +119,7 @@ export function CompareTable({ projectId, columns }: { projectId: string; column
             columns={columns}
             cell={(c) =>
               c.episode?.finalText ? (
-                <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-all font-mono text-xs">
+                <pre className="max-h-40 overflow-auto whitespace-pre-wrap font-mono [overflow-wrap:anywhere] text-xs">
                   {c.episode.finalText}
                 </pre>
               ) : (

@@ -100,7 +100,7 @@ function BestNote({ minN, marks }: { minN: number; marks: BestMarks }) {
             className="w-16 rounded border border-line bg-surface px-1 py-0.5 text-right tabular-nums text-fg"
           />
         </label>
-        <span>samples (n). ± is the standard error.</span>
+        <span>samples (n). ± is the standard error (for accuracy Agresti-Coull, so 0 % and 100 % keep theirs).</span>
       </div>
       {marks.withheld.map((w) => (
         <span key={w.key}>

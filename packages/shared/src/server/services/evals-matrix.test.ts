@@ -85,7 +85,8 @@ describe("buildMatrix", () => {
     ]);
     const aTool = m.rows[1]!;
     expect(aTool.cells.mlvu).toMatchObject({ metric: "accuracy", value: 0.75, n: 4 });
-    expect(aTool.cells.mlvu!.se).toBeCloseTo(Math.sqrt((0.75 * 0.25) / 4), 12);
+    // Agresti-Coull (eval-quantities.ts binomialSE): p~ = (3 + 2) / (4 + 4).
+    expect(aTool.cells.mlvu!.se).toBeCloseTo(Math.sqrt(((5 / 8) * (3 / 8)) / 8), 12);
     expect(aTool.cells.charades!.metric).toBe("mIoU");
     expect(aTool.cells.charades!.value).toBeCloseTo(0.4, 12);
     // mIoU's standard error: sample SD (0.2828) / sqrt(2) = 0.2.
@@ -127,7 +128,8 @@ describe("buildMatrix", () => {
       ["accuracy", 3],
       ["score", 2],
     ]);
-    expect(cell.figures[0]!.se).toBeCloseTo(Math.sqrt(((2 / 3) * (1 / 3)) / 3), 12);
+    // Agresti-Coull: p~ = (2 + 2) / (3 + 4).
+    expect(cell.figures[0]!.se).toBeCloseTo(Math.sqrt(((4 / 7) * (3 / 7)) / 7), 12);
     // Open-ended score 0.75 with sample SD sqrt(0.125) over 2: SE 0.25.
     expect(cell.figures[1]!.value).toBeCloseTo(0.75, 12);
     expect(cell.figures[1]!.se).toBeCloseTo(0.25, 12);
