@@ -12,7 +12,9 @@ import {
   type RlStepMetrics,
   type RlValidationMetrics,
   type Rollout,
+  type RolloutPlace,
 } from "@paravt/rl";
+import { keptRolloutCount } from "@paravt/shared";
 import { exitWithParent } from "./training-child";
 
 export interface RlChildOptions {
@@ -25,8 +27,8 @@ export interface RlChildOptions {
   /** The run's one frozen reference (outside staging: committed checkpoints point at it). */
   referenceDir: string;
   resumeFrom?: string;
-  /** Rollouts of each step sent back to be stored as episodes (the first ones). */
-  sampleRollouts: number;
+  /** The budget of rollouts per step sent back to be stored as episodes (`keptRolloutCount`). */
+  keepRolloutsPerStep: number;
 }
 
 /** What the parent stores of one rollout: the trajectory and its reward terms (no token ids). */
@@ -37,6 +39,8 @@ export interface RolloutSample {
   trajectory: Rollout["trajectory"];
   reward: Rollout["reward"];
   formatCompliant: boolean;
+  /** Its GRPO group, index in the group and trained advantage (SPEC §3). */
+  place: RolloutPlace;
 }
 
 export type RlChildMessage =
@@ -50,13 +54,14 @@ function send(msg: RlChildMessage): Promise<void> {
   return new Promise((resolve) => process.send!(msg, () => resolve()));
 }
 
-const sample = (r: Rollout): RolloutSample => ({
+const sample = (r: Rollout, place: RolloutPlace): RolloutSample => ({
   promptId: r.promptId,
   k: r.k,
   seed: r.seed,
   trajectory: r.trajectory,
   reward: r.reward,
   formatCompliant: r.formatCompliant,
+  place,
 });
 
 async function run(o: RlChildOptions): Promise<void> {
@@ -67,8 +72,15 @@ async function run(o: RlChildOptions): Promise<void> {
     outDir: o.outDir,
     referenceDir: o.referenceDir,
     ...(o.resumeFrom ? { resumeFrom: o.resumeFrom } : {}),
-    onStep: (m, rollouts) =>
-      send({ type: "step", metrics: m, samples: rollouts.slice(0, o.sampleRollouts).map(sample) }),
+    onStep: (m, rollouts, places) => {
+      const groupSizes = places.filter((p) => p.index === 0).map((p) => p.groupSize);
+      const kept = keptRolloutCount(groupSizes, o.keepRolloutsPerStep);
+      return send({
+        type: "step",
+        metrics: m,
+        samples: rollouts.slice(0, kept).map((r, i) => sample(r, places[i]!)),
+      });
+    },
     onValidation: (m) => send({ type: "validation", metrics: m }),
     onCheckpoint: (dir, step) => send({ type: "checkpoint", dir, step }),
   });

@@ -125,7 +125,7 @@ describe("train.rl job", () => {
       expect(new Set(names.map((n) => n.step))).toEqual(new Set([1, 2]));
       expect(names.every((n) => /^accuracy_k(4|8|16|32|64)$/.test(n.name))).toBe(true);
 
-      // Two sample rollouts per step, with their turns and SPEC §2 reward terms.
+      // The step's rollouts, with their turns and SPEC §2 reward terms.
       const episodes = await db().episode.findMany({
         where: { runId: run.id },
         include: { turns: true },
@@ -137,6 +137,30 @@ describe("train.rl job", () => {
         const terms = e.rewardTerms as { reward: number; accReward: number; formatReward: number; toolReward: number };
         expect(Number.isFinite(terms.reward)).toBe(true);
         expect(terms.reward).toBeCloseTo(terms.accReward + terms.formatReward + terms.toolReward, 6);
+      }
+      // Every rollout of the step is kept (2 of 2 under the default budget of 64), with its place in
+      // the GRPO group and the SPEC §3 advantage it was trained with: one group per step, so the
+      // group- then batch-normalized advantages sum to 0 and order like the rewards.
+      for (const step of [1, 2]) {
+        const group = episodes
+          .filter((e) => Math.floor(e.rolloutIndex / 1000) === step)
+          .map(
+            (e) =>
+              e.rewardTerms as {
+                reward: number;
+                group: number;
+                groupIndex: number;
+                groupSize: number;
+                advantage: number;
+              },
+          );
+        expect(group.map(({ group, groupIndex, groupSize }) => ({ group, groupIndex, groupSize }))).toEqual([
+          { group: 0, groupIndex: 0, groupSize: 2 },
+          { group: 0, groupIndex: 1, groupSize: 2 },
+        ]);
+        const [a, b] = group as [(typeof group)[number], (typeof group)[number]];
+        expect(a.advantage + b.advantage).toBeCloseTo(0, 5);
+        expect(Math.sign(a.advantage - b.advantage)).toBe(Math.sign(a.reward - b.reward));
       }
 
       const model = await db().model.findUniqueOrThrow({

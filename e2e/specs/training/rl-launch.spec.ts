@@ -105,8 +105,37 @@ test("RL launch form: PARA-GRPO and vanilla GRPO runs from the default checkpoin
   await expect(step1.getByRole("button", { name: "Next step (2)" })).toBeEnabled();
   await page.locator("body").press("]");
   await expect(panel).toBeVisible();
-  const k = Number(await rows.nth(1).getByRole("cell").nth(2).textContent());
+  const k = Number(await rows.nth(1).getByRole("cell").nth(3).textContent());
   expect([4, 8, 16, 32, 64]).toContain(k);
+  // Both rollouts are the one prompt's GRPO group 0 (1 prompt × 2, all kept under the default budget).
+  await expect(rows.nth(1).getByRole("cell").nth(1)).toHaveText("0");
+  await expect(rows.nth(2).getByRole("cell").nth(1)).toHaveText("0");
+
+  // Issue 41 item 14: the group inspector, the group side by side with the advantages the update used.
+  await panel.getByRole("link", { name: "Inspect GRPO groups" }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${para}/groups\\?step=2$`));
+  await expect(page.getByTestId("group-inspector-title")).toHaveText("Step 2 · group 0");
+  await expect(page.getByTestId("group-tab")).toHaveCount(1);
+  await expect(page.getByTestId("group-tab")).toContainText(`K=${k} · 2 rollouts`);
+  const columns = page.getByRole("list", { name: "Rollouts of the group" }).getByTestId("group-rollout");
+  await expect(columns).toHaveCount(2);
+  await expect(columns.nth(0).getByRole("link", { name: "Rollout #0" })).toBeVisible();
+  // One group: group- then batch-normalized advantages sum to 0 (equal rewards give 0 and 0).
+  const advantages = (await page.getByTestId("rollout-advantage-value").allTextContents()).map((t) =>
+    Number(t.replace("−", "-").replace("+", "")),
+  );
+  expect(advantages).toHaveLength(2);
+  expect(advantages.every(Number.isFinite)).toBe(true);
+  expect(Math.abs(advantages[0]! + advantages[1]!)).toBeLessThanOrEqual(0.011);
+  // Every rollout's windows on one timeline: a lane group per rollout, with its K overview ticks.
+  await expect(page.getByRole("region", { name: "Lanes per rollout" }).getByTestId("overview-tick")).toHaveCount(2 * k);
+  // [ goes to step 1's group; the link is shareable.
+  await page.locator("body").press("[");
+  await expect(page).toHaveURL(new RegExp(`/runs/${para}/groups\\?step=1$`));
+  await expect(page.getByTestId("group-inspector-title")).toHaveText("Step 1 · group 0");
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/runs/${para}\\?step=2$`));
+  await expect(panel).toBeVisible();
 
   // The rollout in the episode viewer: its step, reward terms and the timeline with K overview ticks.
   await rows.nth(1).getByRole("link", { name: "rollout 0" }).click();

@@ -39,6 +39,7 @@ export {
   type KMetrics,
   type RlStepMetrics,
   type RlValidationMetrics,
+  type RolloutPlace,
   type RolloutSummary,
   type TrainRlOptions,
   type TrainRlResult,

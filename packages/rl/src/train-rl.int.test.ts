@@ -7,6 +7,7 @@ import { videoFrameSampler } from "@paravt/agent";
 import { createCoreModel, defaultTokenizer, initParameters, modelConfig, THINK_PREFIX } from "@paravt/nano";
 import { writeSuite } from "@paravt/suite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { computeAdvantages } from "./advantages";
 import { parseRlConfig } from "./config";
 import { trainSequence } from "./sequences";
 import { policyUpdate, trainRl, type TrainRlOptions } from "./train-rl";
@@ -46,7 +47,14 @@ const base = (over: Partial<TrainRlOptions["config"]> = {}): TrainRlOptions => (
 describe("trainRl", () => {
   it("one step: finite loss, weights change, metrics filled, masks only on generated tokens", async () => {
     let seenRollouts: Parameters<NonNullable<TrainRlOptions["onStep"]>>[1] = [];
-    const r = await trainRl({ ...base({ steps: 1 }), onStep: (_m, rs) => void (seenRollouts = rs) });
+    let seenPlaces: Parameters<NonNullable<TrainRlOptions["onStep"]>>[2] = [];
+    const r = await trainRl({
+      ...base({ steps: 1 }),
+      onStep: (_m, rs, places) => {
+        seenRollouts = rs;
+        seenPlaces = places;
+      },
+    });
     const m = r.metrics[0]!;
     expect(Number.isFinite(m.loss)).toBe(true);
     expect(Number.isFinite(m.gradNorm)).toBe(true);
@@ -62,6 +70,15 @@ describe("trainRl", () => {
       true,
     );
     expect(m.truncatedTurnRate).toBeGreaterThan(0.1);
+    // Each rollout's place in its GRPO group and the SPEC §3 advantage it was trained with (the
+    // group inspector stores them): one prompt's group of 2, advantages from the rewards.
+    const expected = computeAdvantages([seenRollouts.map((x) => x.reward.reward)], {
+      bias: r.config.rewardBias,
+      scale: r.config.rewardScale,
+      eps: r.config.normEps,
+      batchNormalize: r.config.batchNormalizeAdvantages,
+    })[0]!;
+    expect(seenPlaces).toEqual(expected.map((advantage, index) => ({ group: 0, index, groupSize: 2, advantage })));
     const before = Float32Array.from(mc ? [...init.values()].flatMap((t) => Array.from(t.data)) : []);
     const after = r.model.getParameters();
     expect(after.length).toBe(before.length);

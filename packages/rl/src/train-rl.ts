@@ -147,9 +147,21 @@ export interface TrainRlOptions {
   /** Frames (default: exact decoding, `videoFrameSampler({ maxErrorS: 0 })`). */
   sampler?: FrameSampler;
   signal?: AbortSignal;
-  onStep?: (m: RlStepMetrics, rollouts: readonly Rollout[]) => void | Promise<void>;
+  /**
+   * After each update: the step's metrics and rollouts (groups.flat(), group by group) with each
+   * rollout's place in its GRPO group and the SPEC §3 advantage it was trained with.
+   */
+  onStep?: (m: RlStepMetrics, rollouts: readonly Rollout[], places: readonly RolloutPlace[]) => void | Promise<void>;
   onValidation?: (m: RlValidationMetrics, rollouts: readonly Rollout[]) => void | Promise<void>;
   onCheckpoint?: (dir: string, step: number) => void | Promise<void>;
+}
+
+/** Where a rollout of a training step sits: its GRPO group (the prompt's slot in the batch), its index in the group, and the advantage it was trained with (SPEC §3, after group and batch normalization). */
+export interface RolloutPlace {
+  group: number;
+  index: number;
+  groupSize: number;
+  advantage: number;
 }
 
 export interface TrainRlResult {
@@ -506,7 +518,13 @@ export async function trainRl(o: TrainRlOptions): Promise<TrainRlResult> {
       lr: config.lr,
     };
     metrics.push(m);
-    await o.onStep?.(m, rollouts);
+    await o.onStep?.(
+      m,
+      rollouts,
+      groups.flatMap((g, gi) =>
+        g.map((_, ri) => ({ group: gi, index: ri, groupSize: g.length, advantage: adv[gi]![ri]! })),
+      ),
+    );
     if (outDir && config.checkpointEvery > 0 && step % config.checkpointEvery === 0) await save();
     if (config.validateEvery > 0 && (step % config.validateEvery === 0 || step === config.steps))
       validations.push(await validate());

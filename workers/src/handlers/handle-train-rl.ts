@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { scoreEpisode } from "@paravt/agent";
-import { rlRunConfig, type RlRunConfig } from "@paravt/shared";
+import { rlRunConfig, TRAINING_ROLLOUT_STRIDE, type RlRunConfig } from "@paravt/shared";
 import { db, evals, metrics, serverEnv } from "@paravt/shared/server";
 import { presetConfig, RL_STATE_FILE, RlConfigError, type RlConfig, type RolloutSummary } from "@paravt/rl";
 import { z } from "zod";
@@ -20,10 +20,8 @@ const DEFAULT_CHECKPOINT = path.join(
   "checkpoints",
   "default",
 );
-/** Rollouts of each step kept as Episode rows (the episode viewer's "rollouts of step n"). */
-const SAMPLE_ROLLOUTS = 2;
-/** rolloutIndex = step * ROLLOUT_STRIDE + i keeps (run, sample, rollout) unique across steps. */
-const ROLLOUT_STRIDE = 1000;
+/** rolloutIndex = step * stride + i (i: the rollout's position in the step's batch) keeps (run, sample, rollout) unique across steps. */
+const ROLLOUT_STRIDE = TRAINING_ROLLOUT_STRIDE;
 
 /** The metric rows of one rollout summary; the dashboard groups series by these names. */
 export function summaryMetrics(s: RolloutSummary, prefix = ""): Record<string, number> {
@@ -59,7 +57,11 @@ export function rlTrainerConfig(cfg: RlRunConfig): RlConfig {
   });
 }
 
-/** Stores a step's sample rollouts as Episode rows of the run, with their SPEC §2 reward terms. */
+/**
+ * Stores a step's kept rollouts (a prefix of the batch, `keptRolloutCount`) as Episode rows of the
+ * run, with their SPEC §2 reward terms and their place in the GRPO group: group, index in it,
+ * group size and the SPEC §3 advantage the update used (the group inspector reads them).
+ */
 async function storeSamples(
   runId: string,
   datasetId: string,
@@ -92,6 +94,10 @@ async function storeSamples(
           formatCompliant: r.formatCompliant,
           step,
           seed: r.seed,
+          group: r.place.group,
+          groupIndex: r.place.index,
+          groupSize: r.place.groupSize,
+          advantage: r.place.advantage,
         },
       },
     });
@@ -160,7 +166,7 @@ function trainInChild(
 /**
  * PARA-GRPO / vanilla GRPO on ParaVT-nano (issue 9, SPEC §2-3) from a nano checkpoint. Metrics go
  * to the metrics table per step (unique run+name+step, so a resumed run never writes a step
- * twice); a sample of each step's rollouts to Episode rows; checkpoints to
+ * twice); each step's rollouts, within the run's budget, to Episode rows; checkpoints to
  * DATA_DIR/checkpoints/<run>; the final one is registered as a NANO_CHECKPOINT model named after
  * the run.
  */
@@ -197,7 +203,7 @@ export const handleTrainRl: JobHandler<"train.rl"> = async ({ runId }, ctx) => {
       outDir: staging,
       referenceDir: path.join(outDir, "reference"),
       ...(resumeFrom ? { resumeFrom } : {}),
-      sampleRollouts: SAMPLE_ROLLOUTS,
+      keepRolloutsPerStep: cfg.keepRolloutsPerStep,
     },
     { id: runId, datasetId: cfg.datasetId, modelId: cfg.modelId ?? null, steps: cfg.steps, dir: outDir },
     ctx,

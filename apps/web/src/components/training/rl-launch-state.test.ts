@@ -6,6 +6,7 @@ import {
   recipeRows,
   rlCostPreview,
   rlCostText,
+  rlStoredText,
   specDifferences,
   suiteMaxNewTokens,
   validateRlLaunch,
@@ -31,7 +32,7 @@ describe("rlCostPreview", () => {
       },
     );
     // 6 rollouts × (24.8 + 2·4·16 = 128) = 916.8
-    expect(rlCostPreview(s)).toEqual({ rolloutsPerStep: 6, framesPerStep: 917, totalRollouts: 60 });
+    expect(rlCostPreview(s)).toEqual({ rolloutsPerStep: 6, framesPerStep: 917, totalRollouts: 60, storedPerStep: 6 });
   });
 
   it("vanilla GRPO (gating off) counts K = 64 per rollout", () => {
@@ -43,14 +44,28 @@ describe("rlCostPreview", () => {
         maxTurns: "0",
       },
     );
-    expect(rlCostPreview(s)).toEqual({ rolloutsPerStep: 2, framesPerStep: 128, totalRollouts: 10 });
+    expect(rlCostPreview(s)).toEqual({ rolloutsPerStep: 2, framesPerStep: 128, totalRollouts: 10, storedPerStep: 2 });
   });
 
   it("defaults: 32 rollouts per step and the text the form shows", () => {
     const p = rlCostPreview(initialRlForm("r", "d"));
     // 4 prompts × 8 = 32 rollouts; 32 × (24.8 + 3·5·16) = 8473.6
-    expect(p).toEqual({ rolloutsPerStep: 32, framesPerStep: 8474, totalRollouts: 3200 });
+    expect(p).toEqual({ rolloutsPerStep: 32, framesPerStep: 8474, totalRollouts: 3200, storedPerStep: 32 });
     expect(rlCostText(p)).toBe("32 rollouts · ~8,474 frames per step · 3,200 total rollouts");
+    expect(rlStoredText(p, "100")).toBe("Stores all 32 rollouts of each step as episodes (3,200 over the run).");
+  });
+
+  it("says how many rollouts a smaller budget stores: whole groups of 8, then none", () => {
+    const s = { ...initialRlForm("r", "d"), keepRolloutsPerStep: "20" };
+    const p = rlCostPreview(s);
+    expect(p?.storedPerStep).toBe(16);
+    expect(rlStoredText(p, s.steps)).toBe(
+      "Stores 16 of 32 rollouts of each step as episodes, whole groups first (1,600 over the run).",
+    );
+    expect(rlStoredText(rlCostPreview({ ...s, keepRolloutsPerStep: "0" }), s.steps)).toMatch(/^Stores no rollouts/);
+    expect(validateRlLaunch("p", { ...s, keepRolloutsPerStep: "1000" }).errors.keepRolloutsPerStep).toBe(
+      "at most 999 rollouts per step",
+    );
   });
 
   it("is null while a knob it needs is not a number", () => {

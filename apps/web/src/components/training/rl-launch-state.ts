@@ -5,6 +5,7 @@
 import { PARA_GRPO, VANILLA_GRPO, type Recipe } from "@paravt/protocol";
 import {
   datasetTurnTokens,
+  keptRolloutCount,
   maxNewTokensReason,
   measuredMaxNewTokens,
   rlLaunchInput,
@@ -124,6 +125,8 @@ export interface RlFormState {
   steps: string;
   checkpointEvery: string;
   seed: string;
+  /** Rollouts per step stored as episodes (the group inspector's budget). */
+  keepRolloutsPerStep: string;
   overrides: Record<OverrideKey, string>;
 }
 
@@ -175,7 +178,9 @@ export function withSuite(
   };
 }
 
-const SCHEMA_DEFAULTS = rlLaunchInput.pick({ steps: true, checkpointEvery: true, seed: true }).parse({});
+const SCHEMA_DEFAULTS = rlLaunchInput
+  .pick({ steps: true, checkpointEvery: true, seed: true, keepRolloutsPerStep: true })
+  .parse({});
 
 export function initialRlForm(
   name: string,
@@ -191,6 +196,7 @@ export function initialRlForm(
     steps: String(SCHEMA_DEFAULTS.steps),
     checkpointEvery: String(SCHEMA_DEFAULTS.checkpointEvery),
     seed: String(SCHEMA_DEFAULTS.seed),
+    keepRolloutsPerStep: String(SCHEMA_DEFAULTS.keepRolloutsPerStep),
     overrides: presetOverrides(preset, maxNewTokens),
   };
 }
@@ -211,6 +217,7 @@ export function toRlLaunchInput(projectId: string, s: RlFormState) {
     steps: numberOf(s.steps),
     checkpointEvery: numberOf(s.checkpointEvery),
     seed: numberOf(s.seed),
+    keepRolloutsPerStep: numberOf(s.keepRolloutsPerStep),
     overrides: Object.fromEntries(Object.entries(s.overrides).map(([k, v]) => [k, numberOf(v)])),
   };
 }
@@ -236,6 +243,7 @@ export function validateRlLaunch(projectId: string, s: RlFormState): RlValidatio
     ["steps", s.steps],
     ["checkpointEvery", s.checkpointEvery],
     ["seed", s.seed],
+    ["keepRolloutsPerStep", s.keepRolloutsPerStep],
     ...Object.entries(s.overrides).map(([k, v]): [string, string] => [`overrides.${k}`, v]),
   ];
   for (const [key, text] of numbers) if (!Number.isFinite(numberOf(text))) errors[key] = "Enter a number";
@@ -256,18 +264,21 @@ export interface RlCostPreview {
   /** Expected overview frames plus the crop-frame upper bound, per step. */
   framesPerStep: number;
   totalRollouts: number;
+  /** Rollouts of a step stored as episodes (whole groups within the budget, `keptRolloutCount`). */
+  storedPerStep: number;
 }
 
 /** Null while a knob it needs is not a positive number. */
 export function rlCostPreview(s: RlFormState): RlCostPreview | null {
-  const [prompts, group, turns, parallel, steps] = [
+  const [prompts, group, turns, parallel, steps, keep] = [
     s.overrides.promptsPerStep,
     s.overrides.groupSize,
     s.overrides.maxTurns,
     s.overrides.maxParallel,
     s.steps,
-  ].map(numberOf) as [number, number, number, number, number];
-  if (![prompts, group, turns, parallel, steps].every((n) => Number.isFinite(n) && n >= 0)) return null;
+    s.keepRolloutsPerStep,
+  ].map(numberOf) as [number, number, number, number, number, number];
+  if (![prompts, group, turns, parallel, steps, keep].every((n) => Number.isFinite(n) && n >= 0)) return null;
   const rolloutsPerStep = prompts * group;
   const expectedK = PRESET_RECIPES[s.preset].nframesGating ? EXPECTED_GATED_K : UNGATED_K;
   const cropFrames = turns * parallel * FRAMES_PER_CROP;
@@ -275,10 +286,21 @@ export function rlCostPreview(s: RlFormState): RlCostPreview | null {
     rolloutsPerStep,
     framesPerStep: Math.round(rolloutsPerStep * (expectedK + cropFrames)),
     totalRollouts: rolloutsPerStep * steps,
+    storedPerStep: Number.isInteger(prompts) ? keptRolloutCount(Array<number>(prompts).fill(group), keep) : 0,
   };
 }
 
 const fmt = (n: number) => n.toLocaleString("en-US");
+
+/** "Stores all 32 rollouts of each step (3,200 episodes)" / "Stores 16 of 32 …: whole groups first". */
+export function rlStoredText(p: RlCostPreview | null, steps: string): string {
+  if (!p) return "";
+  const total = fmt(p.storedPerStep * (Number(steps) || 0));
+  if (p.storedPerStep === 0) return "Stores no rollouts (the group inspector stays empty).";
+  if (p.storedPerStep >= p.rolloutsPerStep)
+    return `Stores all ${fmt(p.rolloutsPerStep)} rollouts of each step as episodes (${total} over the run).`;
+  return `Stores ${fmt(p.storedPerStep)} of ${fmt(p.rolloutsPerStep)} rollouts of each step as episodes, whole groups first (${total} over the run).`;
+}
 
 /** "32 rollouts · ~8,730 frames per step · 3,200 total rollouts". */
 export function rlCostText(p: RlCostPreview | null): string {

@@ -1,6 +1,6 @@
 import { MAX_ROLLOUT_STEP } from "@paravt/shared";
 import { describe, expect, it } from "vitest";
-import { rewardTermEntries, rolloutStepFrom, rolloutStepSearch } from "./rollout-step";
+import { groupInspectorHref, groupOf, rewardTermEntries, rolloutStepFrom, rolloutStepSearch } from "./rollout-step";
 
 describe("the rollouts panel's step in the URL", () => {
   it("reads a whole step and drops anything else", () => {
@@ -45,11 +45,41 @@ describe("rewardTermEntries", () => {
     ]);
   });
 
+  it("shows the advantage after the reward terms and leaves the group's place to the group column", () => {
+    const entries = rewardTermEntries({
+      reward: 1,
+      advantage: -0.75,
+      group: 2,
+      groupIndex: 5,
+      groupSize: 8,
+      seed: 1,
+    });
+    expect(entries.map((e) => [e.label, e.value])).toEqual([
+      ["total", "1"],
+      ["advantage", "-0.750"],
+      ["seed", "1"],
+    ]);
+  });
+
   it("shows whatever a trainer stored, and nothing for no terms", () => {
     expect(rewardTermEntries(null)).toEqual([]);
     expect(rewardTermEntries({ judge: "f1", acc: 0.25 })).toEqual([
       { key: "acc", label: "acc", value: "0.250" },
       { key: "judge", label: "judge", value: "f1" },
     ]);
+  });
+});
+
+describe("groupOf / groupInspectorHref", () => {
+  it("reads the recorded group, null for older runs or anything else", () => {
+    expect(groupOf({ group: 3 })).toBe(3);
+    expect(groupOf({ reward: 1 })).toBeNull();
+    expect(groupOf({ group: "3" })).toBeNull();
+    expect(groupOf({ group: -1 })).toBeNull();
+    expect(groupOf(null)).toBeNull();
+  });
+  it("links to a step's first group or to one group", () => {
+    expect(groupInspectorHref("p", "r", 4, null)).toBe("/projects/p/runs/r/groups?step=4");
+    expect(groupInspectorHref("p", "r", 4, 2)).toBe("/projects/p/runs/r/groups?step=4&group=2");
   });
 });

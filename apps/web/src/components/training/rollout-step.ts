@@ -25,9 +25,22 @@ const KNOWN_TERMS: [key: string, label: string][] = [
   ["accReward", "accuracy"],
   ["formatReward", "format"],
   ["toolReward", "tool"],
+  // SPEC §3: what the update multiplied this rollout's log-probs by.
+  ["advantage", "advantage"],
 ];
-/** Keys that repeat what the row already shows. */
-const SHOWN_ELSEWHERE = new Set(["step"]);
+/** Keys that repeat what the row already shows (the step; the group column and its link). */
+const SHOWN_ELSEWHERE = new Set(["step", "group", "groupIndex", "groupSize"]);
+
+/** The GRPO group a stored rollout belongs to (rewardTerms `group`, recorded by train.rl); null for older runs. */
+export function groupOf(terms: RewardTerms | null): number | null {
+  const g = terms?.group;
+  return typeof g === "number" && Number.isInteger(g) && g >= 0 ? g : null;
+}
+
+/** The group inspector's link for a step (and group). */
+export function groupInspectorHref(projectId: string, runId: string, step: number, group: number | null): string {
+  return `/projects/${projectId}/runs/${runId}/groups?step=${step}${group !== null ? `&group=${group}` : ""}`;
+}
 
 /** "formatCompliant" -> "format compliant". */
 const words = (key: string) => key.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();

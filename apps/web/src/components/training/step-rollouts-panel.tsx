@@ -8,7 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Table, Td, Th } from "@/components/ui/table";
 import { errorMessage, useTRPC } from "@/trpc/client";
-import { rewardTermEntries } from "./rollout-step";
+import { groupInspectorHref, groupOf, rewardTermEntries } from "./rollout-step";
 
 function Outcome({ r }: { r: StepRolloutOutput }) {
   if (r.status === "ERROR") return <Badge tone="danger">error</Badge>;
@@ -98,6 +98,14 @@ export function StepRolloutsPanel({
           <Kbd>[</Kbd> / <Kbd>]</Kbd> previous / next step with rollouts · <Kbd>Esc</Kbd> closes
         </span>
         <span className="ml-auto flex items-center gap-2">
+          {data && data.items.length > 0 && (
+            <Link
+              href={groupInspectorHref(projectId, runId, step, null)}
+              className="text-sm font-medium text-accent hover:underline"
+            >
+              Inspect GRPO groups
+            </Link>
+          )}
           <Button
             size="sm"
             variant="secondary"
@@ -138,6 +146,7 @@ export function StepRolloutsPanel({
           <thead>
             <tr>
               <Th>Rollout</Th>
+              <Th>Group</Th>
               <Th>Sample</Th>
               <Th>K</Th>
               <Th>Prediction / answer</Th>
@@ -155,6 +164,15 @@ export function StepRolloutsPanel({
                     className="font-medium text-accent hover:underline"
                   >
                     rollout {r.rollout}
+                  </Link>
+                </Td>
+                <Td>
+                  <Link
+                    href={groupInspectorHref(projectId, runId, step, groupOf(r.rewardTerms))}
+                    className="font-mono text-xs text-accent hover:underline"
+                    title="Open the rollout's GRPO group side by side"
+                  >
+                    {groupOf(r.rewardTerms) ?? "—"}
                   </Link>
                 </Td>
                 <Td className="font-mono text-xs">{r.sample.key}</Td>

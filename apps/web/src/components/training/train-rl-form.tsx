@@ -1,5 +1,5 @@
 "use client";
-import { RL_PRESET_NAMES } from "@paravt/shared";
+import { MAX_KEPT_ROLLOUTS_PER_STEP, RL_PRESET_NAMES } from "@paravt/shared";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
@@ -21,6 +21,7 @@ import {
   presetOverrides,
   recipeRows,
   rlCostPreview,
+  rlStoredText,
   rlCostText,
   specDifferences,
   suiteMaxNewTokens,
@@ -172,6 +173,19 @@ export function TrainRlForm({
           <Field label="Seed" hint="Data order, rollouts, validation split." error={error("seed")}>
             <Input type="number" min={0} value={form.seed} onChange={(e) => update("seed", { seed: e.target.value })} />
           </Field>
+          <Field
+            label="Rollouts kept per step"
+            hint="Stored as episodes for the GRPO group inspector: whole groups first; 0 = none."
+            error={error("keepRolloutsPerStep")}
+          >
+            <Input
+              type="number"
+              min={0}
+              max={MAX_KEPT_ROLLOUTS_PER_STEP}
+              value={form.keepRolloutsPerStep}
+              onChange={(e) => update("keepRolloutsPerStep", { keepRolloutsPerStep: e.target.value })}
+            />
+          </Field>
         </div>
 
         <div className="flex flex-col gap-2">
@@ -249,6 +263,9 @@ export function TrainRlForm({
         <div className="flex flex-wrap items-center justify-between gap-3 border-t border-line pt-4">
           <p className="text-sm tabular-nums" data-testid="rl-cost-preview" aria-live="polite">
             {rlCostText(cost)}
+            <span className="block text-xs text-muted" data-testid="rl-stored-preview">
+              {rlStoredText(cost, form.steps)}
+            </span>
             <span className="block text-xs text-muted">
               Per rollout: {gated ? `expected K = ${EXPECTED_GATED_K} (gating)` : `K = ${UNGATED_K} (no gating)`}{" "}
               overview frames + at most max turns × max parallel × {FRAMES_PER_CROP} crop frames.

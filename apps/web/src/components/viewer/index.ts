@@ -6,7 +6,9 @@ export {
   packRows,
   parseWindowId,
   spanOf,
+  spanPct,
   stepWindow,
+  timePct,
   windowId,
   windowsInTimeOrder,
   type LaneGroup,
@@ -16,5 +18,6 @@ export {
 export { laneBg, laneBorder, laneColor } from "./lane-colors";
 export { WindowPopover } from "./window-popover";
 export { TimeReadout } from "./time-readout";
+export { LanesPlayer, LANES_PLAYER_HOTKEYS } from "./lanes-player";
 export { FilmstripTiles, pickEven, useFilmstrip, type Filmstrip } from "./filmstrip-tiles";
 export { createPlaybackClock, usePlaybackClockState, usePlaybackTime, type PlaybackClock } from "@/lib/playback-clock";

@@ -13,6 +13,8 @@ import {
   runListInput,
   runOutput,
   runRefInput,
+  stepGroupInput,
+  stepGroupOutput,
   stepRolloutsInput,
   stepRolloutsOutput,
   tokenCapOutput,
@@ -138,6 +140,12 @@ export const runsRouter = createTRPCRouter({
     .input(stepRolloutsInput)
     .output(stepRolloutsOutput)
     .query(({ ctx, input }) => trainingRollouts.stepRollouts(ctx.access, input)),
+  /** The GRPO group inspector: a step's groups and one group's rollouts side by side (tRPC only). */
+  stepGroup: projectProcedure
+    .meta({ scope: "READ" })
+    .input(stepGroupInput)
+    .output(stepGroupOutput)
+    .query(({ ctx, input }) => trainingRollouts.stepGroup(ctx.access, input)),
   /** Step, rollout and reward terms of an episode of an RL run; null for any other episode. */
   episodeStep: projectProcedure
     .meta({ scope: "READ" })

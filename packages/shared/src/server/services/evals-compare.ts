@@ -20,7 +20,7 @@ import { db } from "../db";
 import type { ProjectAccess } from "./access";
 import { createEvalRun, getEpisode, getEvalRun, listRunsOnDataset, newEvalGroup } from "./evals";
 
-async function sampleInProject(access: ProjectAccess, sampleId: string) {
+export async function sampleInProject(access: ProjectAccess, sampleId: string) {
   const s = await db().sample.findFirst({
     where: { id: sampleId, dataset: { projectId: access.projectId } },
     include: { dataset: { select: { id: true, name: true } }, video: true },
@@ -34,6 +34,29 @@ async function sampleInProject(access: ProjectAccess, sampleId: string) {
  * comparison of MAX_COMPARED_RUNS episodes stays within one episode page's bytes (issue 37 item 13).
  */
 const COLUMN_EPISODE = { maxBytes: EPISODE_PAGE_BYTES / MAX_COMPARED_RUNS, previewChars: 2 * 1024 } as const;
+
+/** What the player and the answer column show of a sample (the compared sample, a GRPO group's prompt). */
+export function compareSampleOf(s: Awaited<ReturnType<typeof sampleInProject>>): CompareSampleOutput {
+  return {
+    id: s.id,
+    key: s.key,
+    datasetId: s.dataset.id,
+    datasetName: s.dataset.name,
+    question: s.question,
+    options: Array.isArray(s.options) ? (s.options as string[]) : null,
+    answer: s.answer,
+    questionType: s.questionType,
+    video: s.video
+      ? {
+          id: s.video.id,
+          name: s.video.name,
+          status: s.video.status,
+          durationS: s.video.durationS,
+          hasThumbnail: Boolean((s.video.assets as { thumbnail?: unknown } | null)?.thumbnail),
+        }
+      : null,
+  };
+}
 
 /** The runner's wall time of an episode (trajectory timings.totalMs), when recorded. */
 function latencyOf(timings: unknown): number | null {
@@ -76,26 +99,7 @@ export async function compareSample(
       };
     }),
   );
-  const sample: CompareSampleOutput = {
-    id: s.id,
-    key: s.key,
-    datasetId: s.dataset.id,
-    datasetName: s.dataset.name,
-    question: s.question,
-    options: Array.isArray(s.options) ? (s.options as string[]) : null,
-    answer: s.answer,
-    questionType: s.questionType,
-    video: s.video
-      ? {
-          id: s.video.id,
-          name: s.video.name,
-          status: s.video.status,
-          durationS: s.video.durationS,
-          hasThumbnail: Boolean((s.video.assets as { thumbnail?: unknown } | null)?.thumbnail),
-        }
-      : null,
-  };
-  return { sample, columns };
+  return { sample: compareSampleOf(s), columns };
 }
 
 /** Eval runs on a dataset, or on a sample's dataset with the sample's first episode in each. */
