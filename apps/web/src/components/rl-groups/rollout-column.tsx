@@ -64,7 +64,10 @@ export function RolloutColumn({
         </span>
       </header>
       <AdvantageBar advantage={r.advantage} max={maxAdvantage} />
-      <RewardTerms terms={r.rewardTerms} />
+      {/* The advantage has its bar above; the other terms as the step panel shows them. */}
+      <RewardTerms
+        terms={r.rewardTerms && Object.fromEntries(Object.entries(r.rewardTerms).filter(([k]) => k !== "advantage"))}
+      />
       <p className="font-mono text-xs">
         <span className="text-muted">answer </span>
         {e.status === "ERROR" ? (e.error ?? "error") : (e.prediction ?? "—")}

@@ -138,11 +138,12 @@ function RunRow({ run, projectId, columns, selected, onToggle }: RunsTableProps 
           />
         )}
       </Td>
-      <Td className="max-w-xs">
+      <Td className="min-w-56 max-w-md">
+        {/* Two lines before the ellipsis: runs of one launch share a long prefix and differ at the end. */}
         <Link
           href={`${base}/runs/${row.id}`}
           title={row.name}
-          className="block truncate font-medium hover:text-accent hover:underline"
+          className="line-clamp-2 font-medium [overflow-wrap:anywhere] hover:text-accent hover:underline"
         >
           {row.name}
         </Link>

@@ -177,11 +177,16 @@ export class RunCancelledError extends Error {
  * gone (not-found is a skip, not a retry) or already terminal (a duplicate delivery).
  */
 export async function startRunAttempt(runId: string): Promise<Run | null> {
-  const res = await db().run.updateMany({
-    where: { id: runId, status: { in: ["QUEUED", "RUNNING"] } },
-    data: { status: "RUNNING", startedAt: new Date(), attempts: { increment: 1 }, error: null },
-  });
-  if (res.count === 0) return null;
+  // A run already RUNNING keeps its start: an evaluation's shards started it before its parent
+  // job's attempt (else its duration would be the parent's last seconds), and a taken-over
+  // delivery continues the same attempt's clock. A run coming back from QUEUED (a retry, a
+  // resume) starts again now. (Raw SQL for the CASE; updated_at is Prisma's @updatedAt.)
+  const count = await db().$executeRaw`UPDATE runs
+    SET status = 'RUNNING'::"RunStatus",
+        started_at = CASE WHEN status = 'RUNNING'::"RunStatus" AND started_at IS NOT NULL THEN started_at ELSE now() END,
+        attempts = attempts + 1, error = NULL, updated_at = now()
+    WHERE id = ${runId} AND status IN ('QUEUED'::"RunStatus", 'RUNNING'::"RunStatus")`;
+  if (count === 0) return null;
   // The worker process of this attempt, for the run page ("worker/device"); jobs read their
   // settings with schemas that ignore the extra key.
   await db()
