@@ -1,3 +1,4 @@
+import { Prisma } from "@paravt/db";
 import { flattenConfig } from "../../contracts/runs";
 import { NotFoundError } from "../../errors";
 import { csvRow } from "../csv";
@@ -91,10 +92,17 @@ async function runInProject(access: ProjectAccess, runId: string) {
   return run;
 }
 
-/** Time zero of a run's time axis: its first metric (startedAt moves on a resumed attempt). */
+/**
+ * Time zero of a run's time axis: its first metric (startedAt moves on a resumed attempt). One
+ * probe of the (run, wall_time) index, whatever the run's length.
+ */
 async function timeZero(runId: string): Promise<number> {
-  const agg = await db().metric.aggregate({ where: { runId }, _min: { wallTime: true } });
-  return agg._min.wallTime?.getTime() ?? 0;
+  const first = await db().metric.findFirst({
+    where: { runId },
+    orderBy: { wallTime: "asc" },
+    select: { wallTime: true },
+  });
+  return first?.wallTime.getTime() ?? 0;
 }
 
 /** The series a run has, with their extent, in name order (what the dashboard draws). */
@@ -119,6 +127,64 @@ export async function listMetricNames(
   }));
 }
 
+type SeriesWindow = { step: { from: number; to: number } } | { time: { from: Date; to: Date } } | null;
+
+/** The SQL condition of a zoom window (steps inclusive, or wall times inclusive). */
+function windowSql(w: SeriesWindow): Prisma.Sql {
+  if (!w) return Prisma.empty;
+  if ("step" in w) return Prisma.sql`AND step BETWEEN ${w.step.from} AND ${w.step.to}`;
+  return Prisma.sql`AND wall_time BETWEEN ${w.time.from} AND ${w.time.to}`;
+}
+
+/**
+ * One series in a window, downsampled IN THE DATABASE (issue 42 item 2): the rows never leave
+ * Postgres. A window of up to maxPoints rows comes back as it is (one index range read of at most
+ * maxPoints + 1 rows tells). Above that, the window's step range is cut into maxPoints/2 equal
+ * buckets (`width_bucket`) and each keeps its lowest and highest point (DESIGN.md "Charts": spikes
+ * survive at any zoom): `min(ARRAY[value, step])` picks a bucket's lowest value with its step in
+ * one hash-aggregate pass, ties to the earliest step (`max(ARRAY[value, -step])` the same for the
+ * highest), so the window is never sorted; then the kept points' times are read by step.
+ */
+async function readOneSeries(
+  runId: string,
+  name: string,
+  t0: number,
+  maxPoints: number,
+  w: SeriesWindow,
+): Promise<{ total: number; points: MetricPoint[] }> {
+  const where = Prisma.sql`run_id = ${runId} AND name = ${name} ${windowSql(w)}`;
+  const at = (wallTime: Date) => (wallTime.getTime() - t0) / 1000;
+  const head = await db().$queryRaw<{ step: number; value: number; wall_time: Date }[]>`
+    SELECT step, value, wall_time FROM metrics WHERE ${where} ORDER BY step LIMIT ${maxPoints + 1}`;
+  if (head.length <= maxPoints) {
+    return { total: head.length, points: head.map((r) => ({ step: r.step, value: r.value, t: at(r.wall_time) })) };
+  }
+  const [last] = await db().$queryRaw<{ step: number }[]>`
+    SELECT step FROM metrics WHERE ${where} ORDER BY step DESC LIMIT 1`;
+  const lo = head[0]!.step;
+  const hi = last!.step;
+  const buckets = Math.max(1, Math.floor(maxPoints / 2));
+  const extremes = await db().$queryRaw<{ low: number[]; high: number[]; n: number }[]>`
+    SELECT min(ARRAY[value, step::float8]) AS low, max(ARRAY[value, -step::float8]) AS high, count(*)::int AS n
+    FROM metrics WHERE ${where}
+    GROUP BY width_bucket(step, ${lo}, ${hi + 1}, ${buckets})`;
+  const kept = new Map<number, number>();
+  let total = 0;
+  for (const e of extremes) {
+    total += e.n;
+    kept.set(e.low[1]!, e.low[0]!);
+    kept.set(-e.high[1]!, e.high[0]!);
+  }
+  const steps = [...kept.keys()];
+  const times = await db().$queryRaw<{ step: number; wall_time: Date }[]>`
+    SELECT step, wall_time FROM metrics WHERE run_id = ${runId} AND name = ${name} AND step = ANY(${steps}::int[])`;
+  const timeOf = new Map(times.map((r) => [r.step, r.wall_time]));
+  const points = steps
+    .map((step) => ({ step, value: kept.get(step)!, t: at(timeOf.get(step)!) }))
+    .sort((a, b) => a.step - b.step);
+  return { total, points };
+}
+
 /**
  * Series of a run for a chart: optionally only a zoom window (in steps or in seconds since the
  * first metric), each downsampled to maxPoints with min/max kept (DESIGN.md "Charts"), so a zoom
@@ -130,22 +196,13 @@ export async function readSeriesWindow(
 ): Promise<{ name: string; total: number; points: MetricPoint[] }[]> {
   const run = await runInProject(access, input.runId);
   const t0 = await timeZero(run.id);
-  const window = !input.range
-    ? {}
+  const w: SeriesWindow = !input.range
+    ? null
     : input.x === "step"
-      ? { step: { gte: Math.ceil(input.range.from), lte: Math.floor(input.range.to) } }
-      : { wallTime: { gte: new Date(t0 + input.range.from * 1000), lte: new Date(t0 + input.range.to * 1000) } };
+      ? { step: { from: Math.ceil(input.range.from), to: Math.floor(input.range.to) } }
+      : { time: { from: new Date(t0 + input.range.from * 1000), to: new Date(t0 + input.range.to * 1000) } };
   return Promise.all(
-    input.names.map(async (name) => {
-      // The unique (run, name, step) index serves this read in step order.
-      const rows = await db().metric.findMany({
-        where: { runId: run.id, name, ...window },
-        orderBy: { step: "asc" },
-        select: { step: true, value: true, wallTime: true },
-      });
-      const points = rows.map((r) => ({ step: r.step, value: r.value, t: (r.wallTime.getTime() - t0) / 1000 }));
-      return { name, total: rows.length, points: downsampleMinMax(points, input.maxPoints) };
-    }),
+    input.names.map(async (name) => ({ name, ...(await readOneSeries(run.id, name, t0, input.maxPoints, w)) })),
   );
 }
 
