@@ -2,7 +2,7 @@
 // creation, metric and rollout batches with a status per item (a retried batch stores nothing
 // twice), trajectories read back in full, status reports, and who may ingest.
 import type { RolloutItemInput } from "@paravt/shared";
-import { closeEventBus, db } from "@paravt/shared/server";
+import { closeEventBus, db, onRunEvents } from "@paravt/shared/server";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, projectWithRoleCallers } from "./test-helpers";
@@ -143,6 +143,29 @@ describe("ingest router", () => {
     // The run's dashboard reads them like any training run's.
     const series = await fx.asViewer.runs.metrics({ projectId, runId: run.id, names: ["kl"] });
     expect(series[0]!.points.map((p) => p.step)).toEqual([1, 2, 3]);
+  });
+
+  it("a batch that stored something tells the project's live pages (a run event); a retried one is silent", async () => {
+    const { run } = await fx.asEditor.ingest.createRun({ projectId, clientId: "live-run", name: "live" });
+    const seen: string[] = [];
+    const stop = await onRunEvents(projectId, (e) => {
+      if (e.runId === run.id) seen.push(e.status);
+    });
+    try {
+      const batch = { projectId, runId: run.id, items: [{ id: "live-1", step: 1, values: { reward_mean: 0.5 } }] };
+      await fx.asEditor.ingest.metrics(batch);
+      await expect.poll(() => seen.length).toBe(1);
+      await fx.asEditor.ingest.metrics(batch); // all duplicates
+      await fx.asEditor.ingest.rollouts({ projectId, runId: run.id, items: [rollout("live-r1", 1, 0)] });
+      await expect.poll(() => seen.length).toBe(2);
+      await fx.asEditor.ingest.rollouts({ projectId, runId: run.id, items: [rollout("live-r1", 1, 0)] }); // duplicate
+      // A later stored batch is the next event: nothing came in between for the duplicates.
+      await fx.asEditor.ingest.metrics({ ...batch, items: [{ id: "live-2", step: 2, values: { reward_mean: 0.6 } }] });
+      await expect.poll(() => seen.length).toBe(3);
+      expect(seen).toEqual(["RUNNING", "RUNNING", "RUNNING"]);
+    } finally {
+      await stop();
+    }
   });
 
   it("rollouts: full trajectories stored once; retry is duplicate, same slot is a conflict", async () => {

@@ -211,8 +211,21 @@ export async function ingestMetrics(
     else results.push({ id: item.id, status: "duplicate" });
   }
   // skipDuplicates: a concurrent batch with the same rows loses nothing and doubles nothing.
-  if (rows.length) await db().metric.createMany({ data: rows, skipDuplicates: true });
+  if (rows.length) {
+    await db().metric.createMany({ data: rows, skipDuplicates: true });
+    await announceNewData(run);
+  }
   return summarize(results);
+}
+
+/**
+ * Tells the project's live pages that an external run has new points or rollouts, as a worker's
+ * progress does for the workbench's own runs (the run page refetches its charts and "rollouts of
+ * step N" on a run event). Only for batches that stored something: a retried batch of duplicates
+ * is silent. The row is not written: its status and message stay the trainer's.
+ */
+async function announceNewData(run: Run): Promise<void> {
+  await publishRunEvent(toEvent(run));
 }
 
 async function sampleFor(
@@ -278,6 +291,7 @@ export async function ingestRollouts(
     ).map((e) => e.externalId),
   );
   const results: IngestItemResult[] = [];
+  let anyStored = false;
   for (const item of input.items) {
     if (known.has(item.id)) {
       results.push({ id: item.id, status: "duplicate" });
@@ -325,8 +339,10 @@ export async function ingestRollouts(
       })),
     });
     known.add(item.id);
-    if (stored) results.push({ id: item.id, status: "stored" });
-    else {
+    if (stored) {
+      results.push({ id: item.id, status: "stored" });
+      anyStored = true;
+    } else {
       // The unique (run, client id) or (run, sample, index) refused it: which one decides the status.
       const same = await db().episode.findFirst({
         where: { runId: run.id, externalId: item.id },
@@ -343,6 +359,7 @@ export async function ingestRollouts(
       );
     }
   }
+  if (anyStored) await announceNewData(run);
   return summarize(results);
 }
 
