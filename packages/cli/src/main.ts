@@ -1,4 +1,5 @@
 import type { CliIo, Command } from "./command";
+import { followCommand } from "./commands/follow";
 import { nanoCommand } from "./commands/nano";
 import { parquetCommand } from "./commands/parquet";
 import { parseCommand } from "./commands/parse";
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   parquetCommand,
   authCommand,
   ingestCommand,
+  followCommand,
   datasetCommand,
   evalCommand,
   runsCommand,
@@ -37,6 +39,7 @@ const TAKES_ARGUMENTS: ReadonlySet<Command> = new Set([
   parquetCommand,
   authCommand,
   ingestCommand,
+  followCommand,
   datasetCommand,
   evalCommand,
   runsCommand,
@@ -57,7 +60,7 @@ ${lines.join("\n")}
   ${"help".padEnd(width)}  show help for a command (paravt help <command>)
 
 reward and parse read JSON Lines on stdin and write one JSON line per input line on stdout.
-auth, ingest, dataset, eval, runs, metrics and episodes talk to a running workbench through its
+auth, ingest, follow, dataset, eval, runs, metrics and episodes talk to a running workbench through its
 REST API (/api/v1): log in first with "paravt auth login --url URL --token pvt_…".
 Run "paravt <command> --help" for the input and output of a command.
 `;
