@@ -145,6 +145,36 @@ describe("ingest router", () => {
     expect(series[0]!.points.map((p) => p.step)).toEqual([1, 2, 3]);
   });
 
+  it("a resent value that needs 17 significant digits is a duplicate, not a conflict; two runs may share a name", async () => {
+    const { run, datasetId } = await fx.asEditor.ingest.createRun({
+      projectId,
+      clientId: "digits-run",
+      name: "shared name",
+    });
+    // 0.1 + 0.2 = 0.30000000000000004 and a random-looking double: 17 significant digits each.
+    const values = { a: 0.1 + 0.2, b: 0.123456789012345678, c: -7.000000000000001e-5 };
+    const batch = { projectId, runId: run.id, items: [{ id: "d-1", step: 1, values }] };
+    expect((await fx.asEditor.ingest.metrics(batch)).counts.stored).toBe(1);
+    expect((await fx.asEditor.ingest.metrics(batch)).counts).toEqual({
+      stored: 0,
+      duplicate: 1,
+      conflict: 0,
+      invalid: 0,
+    });
+    // A really different value is still a conflict.
+    const other = await fx.asEditor.ingest.metrics({
+      ...batch,
+      items: [{ id: "d-2", step: 1, values: { a: 0.3001 } }],
+    });
+    expect(other.counts.conflict).toBe(1);
+    // Another trainer's run under the same name gets its own dataset, named apart.
+    const second = await fx.asEditor.ingest.createRun({ projectId, clientId: "digits-run-2", name: "shared name" });
+    expect(second.created).toBe(true);
+    expect(second.datasetId).not.toBe(datasetId);
+    const names = await db().dataset.findMany({ where: { projectId, name: { startsWith: "shared name (ingested" } } });
+    expect(names.map((d) => d.name).sort()).toEqual(["shared name (ingested 2)", "shared name (ingested)"]);
+  });
+
   it("a batch that stored something tells the project's live pages (a run event); a retried one is silent", async () => {
     const { run } = await fx.asEditor.ingest.createRun({ projectId, clientId: "live-run", name: "live" });
     const seen: string[] = [];

@@ -43,6 +43,27 @@ function datasetOf(run: Run): string {
 }
 
 /**
+ * The name of a new run's own dataset: "<name> (ingested)", or "(ingested 2)", "(ingested 3)", ...
+ * when another trainer's run of the same name has it (dataset names are unique per project, and
+ * run names are not).
+ */
+async function freeDatasetName(tx: Prisma.TransactionClient, projectId: string, name: string): Promise<string> {
+  const base = name.slice(0, 180);
+  const taken = new Set(
+    (
+      await tx.dataset.findMany({
+        where: { projectId, name: { startsWith: `${base} (ingested` } },
+        select: { name: true },
+      })
+    ).map((d) => d.name),
+  );
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? `${base} (ingested)` : `${base} (ingested ${n})`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/**
  * Creates an external run (RUNNING, no job), or answers the one created before with the same
  * client id. The check and the insert hold a transaction-scoped advisory lock on (project,
  * client id), so two concurrent retries of the same create make one run.
@@ -73,7 +94,7 @@ export async function createExternalRun(
         await tx.dataset.create({
           data: {
             projectId: access.projectId,
-            name: `${input.name} (ingested)`.slice(0, 200),
+            name: await freeDatasetName(tx, access.projectId, input.name),
             source: { kind: "ingested", clientId: input.clientId },
           },
         })
@@ -188,7 +209,7 @@ export async function ingestMetrics(
     const fresh = entries.filter(([name]) => !stored.has(`${item.step}\u0000${name}`));
     const differing = entries.filter(([name, v]) => {
       const s = stored.get(`${item.step}\u0000${name}`);
-      return s !== undefined && s !== v;
+      return s !== undefined && !sameStoredValue(s, v);
     });
     for (const [name, value] of fresh) {
       stored.set(`${item.step}\u0000${name}`, value);
@@ -226,6 +247,16 @@ export async function ingestMetrics(
  */
 async function announceNewData(run: Run): Promise<void> {
   await publishRunEvent(toEvent(run));
+}
+
+/**
+ * Whether a sent value is the one stored. The metric column gives back 16 significant digits of a
+ * double that needed 17 (0.1 + 0.2 comes back as 0.3000000000000000), so a resent batch compared
+ * exactly would answer `conflict` for about a quarter of random values; a relative difference
+ * below 1e-15 is that rounding, never a trainer's other value.
+ */
+function sameStoredValue(stored: number, sent: number): boolean {
+  return stored === sent || Math.abs(stored - sent) <= 1e-15 * Math.max(Math.abs(stored), Math.abs(sent));
 }
 
 async function sampleFor(
