@@ -4,14 +4,17 @@
 //   2. the fault suite (workers/faults: its own Postgres and Redis, stopped, killed and frozen
 //      under a real worker process during an evaluation and a training run),
 //   3. e2e tests (Playwright in Debian Chromium against a production build of the web app and a
-//      real worker process).
-// Ends with one summary line "N passed, N failed" over both runners.
+//      real worker process),
+//   4. the Python SDK's tests (pytest, sdk/python/tests) against the same production build and a
+//      real worker, on their own database and Redis db.
+// Ends with one summary line "N passed, N failed" over every runner.
 import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { resolveServices, ROOT, run, withDatabase, withRedisDb } from "./lib/env.mjs";
+import { migrateDatabase, startWorkbench } from "./lib/workbench.mjs";
 
-const only = process.argv[2]; // optional: "unit" (vitest only), "faults" or "e2e"
+const only = process.argv[2]; // optional: "unit" (vitest only), "faults", "e2e" or "python"
 // With "e2e", further arguments are spec files (or name filters) handed to Playwright.
 const specs = only === "e2e" ? process.argv.slice(3) : [];
 
@@ -117,8 +120,90 @@ async function main() {
     } else ok = false;
   }
 
+  if (only === undefined || only === "python") {
+    const r = await pythonTests({ base, pgUrl, redisUrl, outDir });
+    ok &&= r.ok;
+    totals.passed += r.passed;
+    totals.failed += r.failed;
+    totals.skipped += r.skipped;
+  }
+
   console.log(`\nTests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   process.exit(ok && totals.failed === 0 ? 0 : 1);
+}
+
+/** Counts of a pytest JUnit XML report (its <testsuite> totals). */
+function junitCounts(xml) {
+  const suite = /<testsuite\b([^>]*)>/.exec(xml);
+  if (!suite) return null;
+  const attr = (name) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(suite[1])?.[1] ?? 0);
+  const failed = attr("failures") + attr("errors");
+  const skipped = attr("skipped");
+  return { passed: attr("tests") - failed - skipped, failed, skipped };
+}
+
+/**
+ * The Python SDK's pytest suite against a real workbench: `next start` on the production build (the
+ * e2e phase's, or built here) and one worker (scripts/lib/workbench.mjs) on database
+ * `paravt_py_test` and Redis db 13, a fresh user with two projects and tokens
+ * (scripts/sdk-python-fixture.ts) handed to pytest as PARAVT_TEST_*. No install: the SDK is on
+ * PYTHONPATH (it has no dependencies).
+ */
+async function pythonTests({ base, pgUrl, redisUrl, outDir }) {
+  const failed = { ok: false, passed: 0, failed: 1, skipped: 0 };
+  const pytest = spawnSync("python3", ["-m", "pytest", "--version"], { encoding: "utf8" });
+  if (pytest.status !== 0) {
+    console.error("\npython tests: python3 with pytest is required (python3 -m pip install pytest)");
+    return failed;
+  }
+  const env = {
+    ...base,
+    DATABASE_URL: withDatabase(pgUrl, "paravt_py_test"),
+    // Redis db 13 with its own prefix; the phase queues no jobs, so there is nothing to flush.
+    REDIS_URL: withRedisDb(redisUrl, 13),
+    REDIS_PREFIX: "paravt-py-test",
+    DATA_DIR: path.join(ROOT, "var", "py-test-data"),
+  };
+  migrateDatabase(env);
+  run("npx", ["--no-install", "turbo", "run", "build", "--filter=@paravt/web", "--output-logs=errors-only"], { env });
+  const workbench = await startWorkbench({ env, logDir: outDir, name: "python" });
+  try {
+    const made = spawnSync("npx", ["--no-install", "tsx", "scripts/sdk-python-fixture.ts"], {
+      cwd: ROOT,
+      env,
+      encoding: "utf8",
+    });
+    if (made.status !== 0) throw new Error(`sdk-python-fixture failed:\n${made.stdout}\n${made.stderr}`);
+    const fixture = JSON.parse(made.stdout.trim().split("\n").pop());
+    const report = path.join(outDir, "pytest.xml");
+    // Only what the tests need: no PARAVT_* or RANK of the caller's shell reaches the SDK.
+    const pyEnv = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !/^(PARAVT_|RANK$|LOCAL_RANK$)/.test(k)),
+    );
+    const res = spawnSync(
+      "python3",
+      ["-m", "pytest", "sdk/python/tests", "-q", "-p", "no:cacheprovider", `--junitxml=${report}`],
+      {
+        stdio: "inherit",
+        cwd: ROOT,
+        env: {
+          ...pyEnv,
+          PYTHONPATH: path.join(ROOT, "sdk", "python"),
+          PYTHONDONTWRITEBYTECODE: "1",
+          PARAVT_TEST_URL: workbench.url,
+          PARAVT_TEST_PROJECT: fixture.projectId,
+          PARAVT_TEST_TOKEN: fixture.token,
+          PARAVT_TEST_OTHER_PROJECT: fixture.otherProjectId,
+          PARAVT_TEST_OTHER_TOKEN: fixture.otherToken,
+        },
+      },
+    );
+    const counts = fs.existsSync(report) ? junitCounts(fs.readFileSync(report, "utf8")) : null;
+    if (!counts) return failed;
+    return { ok: res.status === 0, ...counts };
+  } finally {
+    await workbench.stop();
+  }
 }
 
 main().catch((err) => {

@@ -1,6 +1,10 @@
 // Ingestion of external runs (issue 11) through the ingest router on real Postgres: idempotent run
 // creation, metric and rollout batches with a status per item (a retried batch stores nothing
 // twice), trajectories read back in full, status reports, and who may ingest.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import type { RolloutItemInput } from "@paravt/shared";
 import { closeEventBus, db, onRunEvents } from "@paravt/shared/server";
 import { TRPCError } from "@trpc/server";
@@ -8,6 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, projectWithRoleCallers } from "./test-helpers";
 
 process.env.REDIS_PREFIX = `paravt-test-ingest-${process.pid}`;
+// A media root for rollouts that name their video by path (the server's MEDIA_ROOTS).
+const mediaRoot = fs.mkdtempSync(path.join(os.tmpdir(), "paravt-ingest-media-"));
+process.env.MEDIA_ROOTS = mediaRoot;
 
 afterAll(async () => {
   await closeEventBus();
@@ -173,6 +180,50 @@ describe("ingest router", () => {
     expect(second.datasetId).not.toBe(datasetId);
     const names = await db().dataset.findMany({ where: { projectId, name: { startsWith: "shared name (ingested" } } });
     expect(names.map((d) => d.name).sort()).toEqual(["shared name (ingested 2)", "shared name (ingested)"]);
+  });
+
+  it("a rollout's video path under MEDIA_ROOTS links the project's video registered there; else it says why", async () => {
+    const { run } = await fx.asEditor.ingest.createRun({ projectId, clientId: "path-run", name: "by path" });
+    const file = path.join(mediaRoot, "clip.mp4");
+    fs.writeFileSync(file, "not decoded here");
+    const link = path.join(mediaRoot, "alias.mp4");
+    fs.symlinkSync(file, link);
+    const unregistered = path.join(mediaRoot, "other.mp4");
+    fs.writeFileSync(unregistered, "x");
+    // Registered by path, the server keeps the real path (videos.registerVideoPath).
+    const video = await db().video.create({
+      data: { projectId, name: "clip.mp4", source: "PATH", path: fs.realpathSync(file) },
+    });
+    const withPath = (id: string, key: string, videoPath: string) =>
+      rollout(id, 1, Number(id.slice(-1)), {
+        sample: { key, question: "q?", answer: "a", questionType: "oe", videoPath },
+      });
+    const res = await fx.asEditor.ingest.rollouts({
+      projectId,
+      runId: run.id,
+      items: [
+        withPath("p-0", "by-uri", pathToFileURL(file).href),
+        withPath("p-1", "by-link", link),
+        withPath("p-2", "outside", "/etc/hostname"),
+        withPath("p-3", "unregistered", unregistered),
+      ],
+    });
+    expect(res.items.map((i) => i.status)).toEqual(["stored", "stored", "stored", "stored"]);
+    expect(res.items[0]!.reason).toBeUndefined();
+    expect(res.items[1]!.reason).toBeUndefined();
+    expect(res.items[2]!.reason).toMatch(/^video not linked: \/etc\/hostname is outside the media roots/);
+    expect(res.items[3]!.reason).toMatch(/^video not linked: no video of this project is registered at .*other\.mp4/);
+    const samples = await db().sample.findMany({
+      where: { key: { in: ["by-uri", "by-link", "outside", "unregistered"] }, episodes: { some: { runId: run.id } } },
+      select: { key: true, videoId: true },
+      orderBy: { key: "asc" },
+    });
+    expect(samples).toEqual([
+      { key: "by-link", videoId: video.id },
+      { key: "by-uri", videoId: video.id },
+      { key: "outside", videoId: null },
+      { key: "unregistered", videoId: null },
+    ]);
   });
 
   it("a batch that stored something tells the project's live pages (a run event); a retried one is silent", async () => {

@@ -8075,6 +8075,7 @@ export interface operations {
                             questionType: "mcq" | "tvg" | "oe";
                             options?: string[];
                             videoId?: string;
+                            videoPath?: string;
                         };
                         /**
                          * @default OK

@@ -117,6 +117,11 @@ export const rolloutItem = z.object({
     options: z.array(z.string().max(1000)).max(26).optional(),
     /** A video of this project (its id), for the episode viewer's timeline. */
     videoId: id.optional(),
+    /**
+     * Or the video's path as the trainer read it (absolute or file://, inside the server's
+     * MEDIA_ROOTS): matched to the project's video registered at that real path.
+     */
+    videoPath: z.string().min(1).max(4096).optional(),
   }),
   status: z.enum(["OK", "ERROR"]).default("OK"),
   error: z.string().max(4000).nullable().default(null),

@@ -13,7 +13,9 @@ import type {
 import type { RunOutput } from "../../contracts/runs";
 import { NotFoundError, ValidationError } from "../../errors";
 import { db } from "../db";
+import { serverEnv } from "../env";
 import { publishRunEvent } from "../events";
+import { confineToMediaRoots } from "../media-paths";
 import { assertCan, type ProjectAccess } from "./access";
 import { getFullEpisode } from "./evals";
 import { escapeUnstorable, StorableText } from "../storable-text";
@@ -259,14 +261,44 @@ function sameStoredValue(stored: number, sent: number): boolean {
   return stored === sent || Math.abs(stored - sent) <= 1e-15 * Math.max(Math.abs(stored), Math.abs(sent));
 }
 
+/**
+ * The project's video registered at a trainer's path (issue 40 item 4: "match by path under
+ * MEDIA_ROOTS"): the path is confined to the media roots and resolved to its real path, as
+ * registering a video by path stores it. Null with the reason when there is none.
+ */
+async function videoAtPath(projectId: string, videoPath: string): Promise<{ id: string } | { reason: string }> {
+  let real: string;
+  try {
+    real = await confineToMediaRoots(videoPath, serverEnv().MEDIA_ROOTS);
+  } catch (err) {
+    return { reason: `video not linked: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  const video = await db().video.findFirst({
+    where: { projectId, path: real },
+    orderBy: { createdAt: "asc" },
+    select: { id: true },
+  });
+  return (
+    video ?? { reason: `video not linked: no video of this project is registered at ${real} (register it by path)` }
+  );
+}
+
 async function sampleFor(
   projectId: string,
   datasetId: string,
   s: RolloutItem["sample"],
-): Promise<{ id: string } | { reason: string }> {
+): Promise<{ id: string; note?: string } | { reason: string }> {
   if (s.videoId) {
     const video = await db().video.findFirst({ where: { id: s.videoId, projectId }, select: { id: true } });
     if (!video) return { reason: `video ${s.videoId} is not in this project` };
+  }
+  // A path that matches no registered video stores the rollout without a timeline, and says so.
+  let videoId = s.videoId;
+  let note: string | undefined;
+  if (!videoId && s.videoPath) {
+    const found = await videoAtPath(projectId, s.videoPath);
+    if ("id" in found) videoId = found.id;
+    else note = found.reason;
   }
   // A trainer's texts may hold NUL or lone surrogates: escaped like episode texts (storable-text.ts),
   // the same way every time, so a retried batch finds the same sample.
@@ -281,12 +313,13 @@ async function sampleFor(
       answer: text(s.answer),
       questionType: s.questionType,
       ...(s.options ? { options: s.options.map(text) } : {}),
-      ...(s.videoId ? { videoId: s.videoId } : {}),
+      ...(videoId ? { videoId } : {}),
     },
-    update: {},
-    select: { id: true },
+    // A sample first stored without its video gets it once a rollout names one.
+    update: videoId ? { videoId } : {},
+    select: { id: true, videoId: true },
   });
-  return sample;
+  return { id: sample.id, ...(note ? { note } : {}) };
 }
 
 /** Turn indices, and call indices within a turn, must be unique (they key the stored rows). */
@@ -371,7 +404,7 @@ export async function ingestRollouts(
     });
     known.add(item.id);
     if (stored) {
-      results.push({ id: item.id, status: "stored" });
+      results.push({ id: item.id, status: "stored", ...(sample.note ? { reason: sample.note } : {}) });
       anyStored = true;
     } else {
       // The unique (run, client id) or (run, sample, index) refused it: which one decides the status.
