@@ -158,8 +158,8 @@ describe("ingest router", () => {
       clientId: "digits-run",
       name: "shared name",
     });
-    // 0.1 + 0.2 = 0.30000000000000004 and a random-looking double: 17 significant digits each.
-    const values = { a: 0.1 + 0.2, b: 0.123456789012345678, c: -7.000000000000001e-5 };
+    // 0.1 + 0.2 = 0.30000000000000004, 1/3 shifted and a tiny value: 17 significant digits each.
+    const values = { a: 0.1 + 0.2, b: 1 / 3 + 1e-9, c: -7.000000000000001e-5 };
     const batch = { projectId, runId: run.id, items: [{ id: "d-1", step: 1, values }] };
     expect((await fx.asEditor.ingest.metrics(batch)).counts.stored).toBe(1);
     expect((await fx.asEditor.ingest.metrics(batch)).counts).toEqual({
