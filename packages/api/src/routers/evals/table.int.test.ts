@@ -322,12 +322,13 @@ describe("eval summaries and the group table on stored rows", () => {
     expect(charades.figures).toHaveLength(1);
     expect(charades.figures[0]).toMatchObject({ quantity: "mIoU", n: 4 });
     expect(charades.figures[0]!.se).toBeCloseTo(sd / 2, 12);
-    // VideoMME: 2 of 3 answered right (the ERROR episode is in no n), binomial SE sqrt(p(1-p)/n).
+    // VideoMME: 2 of 3 answered right (the ERROR episode is in no n), with the binomial SE.
     const videomme = m.rows.find((r) => r.modelName === "ParaVT-8B" && r.mode === "agentic_general")!;
     const mcq = Object.values(videomme.cells)[0]!;
     expect(mcq).toMatchObject({ metric: "accuracy", n: 3, errors: 1 });
     expect(mcq.figures.map((f) => [f.quantity, f.n])).toEqual([["accuracy", 3]]);
-    expect(mcq.se).toBeCloseTo(Math.sqrt(((2 / 3) * (1 / 3)) / 3), 12);
+    // Agresti-Coull (eval-quantities.ts binomialSE): p~ = (2 + 2) / (3 + 4), over 3 + 4.
+    expect(mcq.se).toBeCloseTo(Math.sqrt(((4 / 7) * (3 / 7)) / 7), 12);
     const stored = await db().run.findUniqueOrThrow({ where: { id: runs.charades.id } });
     expect((stored.summary as { grounding: { se: number } }).grounding.se).toBeCloseTo(sd / 2, 12);
   });
