@@ -15,6 +15,8 @@ import { resolveServices, ROOT, run, withDatabase, withRedisDb } from "./lib/env
 import { migrateDatabase, startWorkbench } from "./lib/workbench.mjs";
 
 const only = process.argv[2]; // optional: "unit" (vitest only), "faults", "e2e" or "python"
+// After "python": arguments handed to pytest (`node scripts/test.mjs python -k two_processes`).
+const pytestArgs = only === "python" ? process.argv.slice(3) : [];
 // With "e2e", further arguments are spec files (or name filters) handed to Playwright.
 const specs = only === "e2e" ? process.argv.slice(3) : [];
 
@@ -182,7 +184,7 @@ async function pythonTests({ base, pgUrl, redisUrl, outDir }) {
     );
     const res = spawnSync(
       "python3",
-      ["-m", "pytest", "sdk/python/tests", "-q", "-p", "no:cacheprovider", `--junitxml=${report}`],
+      ["-m", "pytest", "sdk/python/tests", "-q", "-p", "no:cacheprovider", `--junitxml=${report}`, ...pytestArgs],
       {
         stdio: "inherit",
         cwd: ROOT,

@@ -296,6 +296,23 @@ describe("ingest router", () => {
     expect(terms.rewardTerms).toMatchObject({ reward: 1.5, toolReward: 0.5, step: 1 });
   });
 
+  it("trainer processes that send the same new sample at once all store (no 409 from the sample race)", async () => {
+    const { run } = await fx.asEditor.ingest.createRun({ projectId, clientId: "race-run", name: "race" });
+    // Eight ranks, each a rollout of the same new sample: every batch's sample upsert races.
+    const sample = { ...rollout("x", 1, 0).sample, key: "new-sample-of-every-rank" };
+    const batches = await Promise.all(
+      Array.from({ length: 8 }, (_, rank) =>
+        fx.asEditor.ingest.rollouts({ projectId, runId: run.id, items: [rollout(`rank${rank}`, 1, rank, { sample })] }),
+      ),
+    );
+    expect(batches.map((b) => b.counts)).toEqual(
+      Array.from({ length: 8 }, () => ({ stored: 1, duplicate: 0, conflict: 0, invalid: 0 })),
+    );
+    const rows = await db().episode.findMany({ where: { runId: run.id }, select: { sampleId: true } });
+    expect(rows).toHaveLength(8);
+    expect(new Set(rows.map((r) => r.sampleId)).size).toBe(1);
+  });
+
   it("stores a trainer's NUL bytes and lone surrogates escaped (issue 37): texts, sample and config", async () => {
     const { run } = await fx.asEditor.ingest.createRun({
       projectId,

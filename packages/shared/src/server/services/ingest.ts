@@ -12,7 +12,7 @@ import type {
 } from "../../contracts/ingest";
 import type { RunOutput } from "../../contracts/runs";
 import { NotFoundError, ValidationError } from "../../errors";
-import { db } from "../db";
+import { db, isUniqueViolation } from "../db";
 import { serverEnv } from "../env";
 import { publishRunEvent } from "../events";
 import { confineToMediaRoots } from "../media-paths";
@@ -304,20 +304,27 @@ async function sampleFor(
   // the same way every time, so a retried batch finds the same sample.
   const text = (v: string) => escapeUnstorable(v).text;
   const key = text(s.key);
-  const sample = await db().sample.upsert({
-    where: { datasetId_key: { datasetId, key } },
-    create: {
-      datasetId,
-      key,
-      question: text(s.question),
-      answer: text(s.answer),
-      questionType: s.questionType,
-      ...(s.options ? { options: s.options.map(text) } : {}),
-      ...(videoId ? { videoId } : {}),
-    },
-    // A sample first stored without its video gets it once a rollout names one.
-    update: videoId ? { videoId } : {},
-    select: { id: true, videoId: true },
+  const upsert = () =>
+    db().sample.upsert({
+      where: { datasetId_key: { datasetId, key } },
+      create: {
+        datasetId,
+        key,
+        question: text(s.question),
+        answer: text(s.answer),
+        questionType: s.questionType,
+        ...(s.options ? { options: s.options.map(text) } : {}),
+        ...(videoId ? { videoId } : {}),
+      },
+      // A sample first stored without its video gets it once a rollout names one.
+      update: videoId ? { videoId } : {},
+      select: { id: true },
+    });
+  // Two trainer processes logging the same new sample at once: the second insert loses the race,
+  // and its second try finds the row and updates it (no 409 for a batch that did nothing wrong).
+  const sample = await upsert().catch((err: unknown) => {
+    if (isUniqueViolation(err)) return upsert();
+    throw err;
   });
   return { id: sample.id, ...(note ? { note } : {}) };
 }

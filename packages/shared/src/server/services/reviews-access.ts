@@ -1,8 +1,7 @@
 // What every write to an episode's review starts with: the episode is in the caller's project,
 // its review row exists, and the members it names belong to the project.
-import { Prisma } from "@paravt/db";
 import { NotFoundError, ValidationError } from "../../errors";
-import { db } from "../db";
+import { db, isUniqueViolation } from "../db";
 import type { ProjectAccess } from "./access";
 
 export async function episodeInProject(access: ProjectAccess, episodeId: string) {
@@ -33,10 +32,6 @@ export async function ensureReview(access: ProjectAccess, episodeId: string): Pr
       if (!isUniqueViolation(err) || attempt >= 2) throw err;
     }
   }
-}
-
-export function isUniqueViolation(err: unknown): boolean {
-  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
 }
 
 export async function assertMembers(access: ProjectAccess, userIds: readonly string[]): Promise<void> {

@@ -8,9 +8,9 @@
 // usefulness 1-3, ...) is theirs to decide, and correctness is already the episode's own score.
 import type { ScoreConfigOutput, ScoreSummaryOutput, ReviewOutput } from "../../contracts/reviews";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors";
-import { db } from "../db";
+import { db, isUniqueViolation } from "../db";
 import { assertCan, type ProjectAccess } from "./access";
-import { ensureReview, isUniqueViolation } from "./reviews-access";
+import { ensureReview } from "./reviews-access";
 import { getReview } from "./reviews-read";
 import { publishReviewChange } from "./reviews-rows";
 
