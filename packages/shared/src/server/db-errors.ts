@@ -132,6 +132,14 @@ function oneIsOutage(e: ErrorLike): boolean {
 }
 
 /**
+ * A unique key refused the write. Prisma's upsert is a read, then an insert or an update, so two
+ * concurrent upserts of a new row can both insert: the loser sees this and retries.
+ */
+export function isUniqueViolation(err: unknown): boolean {
+  return databaseRefusal(err)?.kind === "unique";
+}
+
+/**
  * True when `err` (or an error it wraps: `cause`, a driver adapter error, an AggregateError) says
  * the database could not be reached or dropped the connection. Constraint violations, bad
  * queries and anything else are not outages.

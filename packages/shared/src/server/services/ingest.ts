@@ -12,7 +12,8 @@ import type {
 } from "../../contracts/ingest";
 import type { RunOutput } from "../../contracts/runs";
 import { NotFoundError, ValidationError } from "../../errors";
-import { db, isUniqueViolation } from "../db";
+import { db } from "../db";
+import { isUniqueViolation } from "../db-errors";
 import { serverEnv } from "../env";
 import { publishRunEvent } from "../events";
 import { confineToMediaRoots } from "../media-paths";

@@ -1,7 +1,8 @@
 // What every write to an episode's review starts with: the episode is in the caller's project,
 // its review row exists, and the members it names belong to the project.
 import { NotFoundError, ValidationError } from "../../errors";
-import { db, isUniqueViolation } from "../db";
+import { db } from "../db";
+import { isUniqueViolation } from "../db-errors";
 import type { ProjectAccess } from "./access";
 
 export async function episodeInProject(access: ProjectAccess, episodeId: string) {

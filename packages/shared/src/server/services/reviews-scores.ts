@@ -8,7 +8,8 @@
 // usefulness 1-3, ...) is theirs to decide, and correctness is already the episode's own score.
 import type { ScoreConfigOutput, ScoreSummaryOutput, ReviewOutput } from "../../contracts/reviews";
 import { ConflictError, NotFoundError, ValidationError } from "../../errors";
-import { db, isUniqueViolation } from "../db";
+import { db } from "../db";
+import { isUniqueViolation } from "../db-errors";
 import { assertCan, type ProjectAccess } from "./access";
 import { ensureReview } from "./reviews-access";
 import { getReview } from "./reviews-read";
