@@ -3,76 +3,34 @@
 // position lost), every metric point and rollout stored once in Postgres, the GRPO groups read
 // by the group inspector; a TRL run followed to its end marks the run SUCCEEDED.
 import fs from "node:fs/promises";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { PassThrough } from "node:stream";
-import { main } from "@paravt/cli";
 import { createProjectWithRoles } from "@paravt/db/factories";
 import { closeEventBus, db, projectAccess, tokens, trainingRollouts } from "@paravt/shared/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as route from "../app/api/v1/[...path]/route";
+import { runCli, startRestRouteServer, type RestRouteServer } from "./rest-route-server";
 import { trace, TrackioDb } from "../../../../packages/cli/src/follow/fixtures/trackio-db";
 import { writeTrlCompletions } from "../../../../packages/cli/src/follow/fixtures/trl-parquet";
 
 const FIXTURES = path.resolve(import.meta.dirname, "../../../../packages/cli/src/follow/fixtures");
-let server: http.Server;
+let server: RestRouteServer;
 let base = "";
 const tmp = path.join(os.tmpdir(), `paravt-cli-follow-${process.pid}`);
+const cli = (argv: string[]) => runCli(argv);
 
 beforeAll(async () => {
   await fs.mkdir(tmp, { recursive: true });
   process.env.PARAVT_CONFIG = path.join(tmp, "config.json");
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      void (async () => {
-        const method = (req.method ?? "GET") as keyof typeof route;
-        const handler = route[method] as (
-          r: Request,
-          ctx: { params: Promise<{ path: string[] }> },
-        ) => Promise<Response>;
-        const url = new URL(req.url ?? "/", base);
-        const request = new Request(url, {
-          method,
-          headers: req.headers as Record<string, string>,
-          ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
-        });
-        const segments = url.pathname
-          .replace(/^\/api\/v1\/?/, "")
-          .split("/")
-          .filter(Boolean);
-        const answer = await handler(request, { params: Promise.resolve({ path: segments }) });
-        res.writeHead(answer.status, Object.fromEntries(answer.headers));
-        res.end(Buffer.from(await answer.arrayBuffer()));
-      })();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startRestRouteServer();
+  base = server.base;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   await closeEventBus();
   await fs.rm(tmp, { recursive: true, force: true });
   delete process.env.PARAVT_CONFIG;
 });
-
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (c: Buffer) => (out += c.toString()));
-  stderr.on("data", (c: Buffer) => (err += c.toString()));
-  const input = new PassThrough();
-  input.end();
-  const code = await main(argv, { stdin: input, stdout, stderr });
-  return { code, out, err };
-}
 
 describe("paravt follow over the REST API", () => {
   let projectId: string;

@@ -3,81 +3,39 @@
 // position, a half-written last line, a retried batch after a 503, nothing stored twice),
 // `metrics push` and `episodes export`.
 import fs from "node:fs/promises";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { PassThrough } from "node:stream";
-import { main } from "@paravt/cli";
 import { createProjectWithRoles } from "@paravt/db/factories";
 import { closeEventBus, db, projectAccess, tokens } from "@paravt/shared/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as route from "../app/api/v1/[...path]/route";
+import { runCli, startRestRouteServer, type RestRouteServer } from "./rest-route-server";
 
-let server: http.Server;
+let server: RestRouteServer;
 let base = "";
 /** Requests to fail with 503 before answering normally (the uploader must retry them). */
 let failNext = 0;
 const tmp = path.join(os.tmpdir(), `paravt-cli-ingest-${process.pid}`);
+const cli = runCli;
 
 beforeAll(async () => {
   await fs.mkdir(tmp, { recursive: true });
   process.env.PARAVT_CONFIG = path.join(tmp, "config.json");
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      void (async () => {
-        if (failNext > 0) {
-          failNext--;
-          res.writeHead(503, { "content-type": "application/json", "retry-after": "0" });
-          res.end(JSON.stringify({ message: "busy" }));
-          return;
-        }
-        const method = (req.method ?? "GET") as keyof typeof route;
-        const handler = route[method] as (
-          r: Request,
-          ctx: { params: Promise<{ path: string[] }> },
-        ) => Promise<Response>;
-        const url = new URL(req.url ?? "/", base);
-        const request = new Request(url, {
-          method,
-          headers: req.headers as Record<string, string>,
-          ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
-        });
-        const segments = url.pathname
-          .replace(/^\/api\/v1\/?/, "")
-          .split("/")
-          .filter(Boolean);
-        const answer = await handler(request, { params: Promise.resolve({ path: segments }) });
-        res.writeHead(answer.status, Object.fromEntries(answer.headers));
-        res.end(Buffer.from(await answer.arrayBuffer()));
-      })();
-    });
+  server = await startRestRouteServer((res) => {
+    if (failNext <= 0) return false;
+    failNext--;
+    res.writeHead(503, { "content-type": "application/json", "retry-after": "0" });
+    res.end(JSON.stringify({ message: "busy" }));
+    return true;
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.base;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   await closeEventBus();
   await fs.rm(tmp, { recursive: true, force: true });
   delete process.env.PARAVT_CONFIG;
 });
-
-async function cli(argv: string[], stdin = ""): Promise<{ code: number; out: string; err: string }> {
-  const input = new PassThrough();
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (c: Buffer) => (out += c.toString()));
-  stderr.on("data", (c: Buffer) => (err += c.toString()));
-  input.end(stdin);
-  const code = await main(argv, { stdin: input, stdout, stderr });
-  return { code, out, err };
-}
 
 const line = (o: unknown) => `${JSON.stringify(o)}\n`;
 const metric = (step: number) => line({ type: "metrics", id: `m${step}`, step, values: { reward_mean: step / 10 } });
