@@ -12,9 +12,7 @@ export interface RestRouteServer {
   close(): Promise<void>;
 }
 
-export async function startRestRouteServer(
-  before?: (res: http.ServerResponse) => boolean,
-): Promise<RestRouteServer> {
+export async function startRestRouteServer(before?: (res: http.ServerResponse) => boolean): Promise<RestRouteServer> {
   let base = "";
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
