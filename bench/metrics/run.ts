@@ -1,9 +1,10 @@
 // Chart reads at the size of real runs (issue 42 item 2): a run page's metric read
-// (`readSeriesWindow`: the whole series and a zoom window, maxPoints 1000) with the downsampling in
-// Postgres, against the read it replaced, in the same run on the same rows: every row of the series
-// through Prisma, then the min/max downsampling in Node (`downsampleMinMax`, still exported), and
-// the time zero as an aggregate over the run's metrics. Then N concurrent clients each reading a
-// 6-series chart.
+// (`readSeriesWindow`: the whole series and a zoom window, maxPoints 1000), which reads long spans
+// from the pre-aggregated tier `metric_rollups`, against the two reads before it, in the same run
+// on the same rows: (1) every row of the series through Prisma, min/max downsampling in Node
+// (`downsampleMinMax`) and the time zero as an aggregate over the run; (2) the same downsampling
+// in SQL over the window's rows (width_bucket). Then N concurrent clients each reading a 6-series
+// chart, and what the rollup triggers cost a trainer's writes (one step of 6 values per INSERT).
 //   npx tsx bench/metrics/run.ts [--sizes 10000,100000,1000000] [--reps 5] [--clients 10]
 // Needs Postgres; creates and migrates its own database paravt_bench_metrics.
 import { spawnSync } from "node:child_process";
@@ -61,6 +62,39 @@ async function readBefore(runId: string, names: string[], range?: { from: number
   );
 }
 
+/**
+ * The read before the rollups (metrics.ts readOneSeries over raw rows), kept as a baseline: the
+ * head of the window, its last point, the extremes of each width_bucket over every row, their times.
+ */
+async function readRawSql(runId: string, names: string[], range?: { from: number; to: number }) {
+  const agg = await db().$queryRaw<{ t0: Date }[]>`
+    SELECT wall_time AS t0 FROM metrics WHERE run_id = ${runId} ORDER BY wall_time LIMIT 1`;
+  const t0 = agg[0]?.t0.getTime() ?? 0;
+  const from = range ? Math.ceil(range.from) : -2147483648;
+  const to = range ? Math.floor(range.to) : 2147483647;
+  return Promise.all(
+    names.map(async (name) => {
+      const head = await db().$queryRaw<{ step: number }[]>`
+        SELECT step FROM metrics WHERE run_id = ${runId} AND name = ${name} AND step BETWEEN ${from} AND ${to}
+        ORDER BY step LIMIT ${MAX_POINTS + 1}`;
+      const [last] = await db().$queryRaw<{ step: number; value: number }[]>`
+        SELECT step, value FROM metrics WHERE run_id = ${runId} AND name = ${name} AND step BETWEEN ${from} AND ${to}
+        ORDER BY step DESC LIMIT 1`;
+      const lo = head[0]!.step;
+      const hi = last!.step;
+      const ext = await db().$queryRaw<{ low: number[]; high: number[]; n: number }[]>`
+        SELECT min(ARRAY[value, step::float8]) AS low, max(ARRAY[value, -step::float8]) AS high, count(*)::int AS n
+        FROM metrics WHERE run_id = ${runId} AND name = ${name} AND step BETWEEN ${from} AND ${to}
+        GROUP BY width_bucket(step, ${lo}, ${hi + 1}, ${Math.floor((MAX_POINTS - 1) / 2)})`;
+      const steps = [...new Set(ext.flatMap((e) => [e.low[1]!, -e.high[1]!]).concat(hi))];
+      const times = await db().$queryRaw<{ step: number; value: number; wall_time: Date }[]>`
+        SELECT step, value, wall_time FROM metrics WHERE run_id = ${runId} AND name = ${name} AND step = ANY(${steps}::int[])`;
+      const points = times.map((r) => ({ step: r.step, value: r.value, t: (r.wall_time.getTime() - t0) / 1000 }));
+      return { name, total: ext.reduce((n, e) => n + e.n, 0), points };
+    }),
+  );
+}
+
 /** A run with SERIES series of n steps each, written in one INSERT … SELECT (1 s per step). */
 async function seed(n: number): Promise<{ access: Access; runId: string }> {
   const { project } = await createProjectWithRoles(db());
@@ -100,6 +134,8 @@ async function time(fn: () => Promise<unknown>, reps: number): Promise<number[]>
 }
 
 const rows: string[] = [];
+const conc: string[] = [];
+const writes: string[] = [];
 const names = Array.from({ length: SERIES }, (_, s) => `series_${s}`);
 for (const n of SIZES) {
   const t = performance.now();
@@ -115,28 +151,31 @@ for (const n of SIZES) {
       ...(range ? { range } : {}),
     });
   const before = (range?: typeof zoom) => () => readBefore(runId, names.slice(0, 1), range);
-  // Same answer size and the spike kept, both ways.
-  const [a] = await after()();
-  const [b] = await before()();
-  if (Math.max(...a!.points.map((p) => p.value)) !== Math.max(...b!.points.map((p) => p.value)))
-    throw new Error("the two reads disagree on the series' maximum");
-  for (const [label, f0, f1] of [
-    ["1 series, whole run", before(), after()],
-    ["1 series, zoom 5 %", before(zoom), after(zoom)],
+  const rawSql = (range?: typeof zoom) => () => readRawSql(runId, names.slice(0, 1), range);
+  // Same answer size and the spike kept, every way.
+  const maxOf = (r: Awaited<ReturnType<ReturnType<typeof after>>>) => Math.max(...r[0]!.points.map((p) => p.value));
+  const [a, b, c] = [await after()(), await before()(), await rawSql()()];
+  if (maxOf(a) !== maxOf(b) || maxOf(a) !== maxOf(c)) throw new Error("the reads disagree on the series' maximum");
+  if (a[0]!.total !== b[0]!.total || a[0]!.total !== c[0]!.total) throw new Error("the reads disagree on the count");
+  for (const [label, f0, f1, f2] of [
+    ["1 series, whole run", before(), rawSql(), after()],
+    ["1 series, zoom 5 %", before(zoom), rawSql(zoom), after(zoom)],
   ] as const) {
-    const t0 = await time(f0, REPS);
+    const t0 = n > 100_000 && REPS > 3 ? await time(f0, 3) : await time(f0, REPS); // seconds per read at 1M
     const t1 = await time(f1, REPS);
+    const t2 = await time(f2, REPS);
+    const m = (xs: number[]) => pct(xs, 50);
     rows.push(
-      `| ${n.toLocaleString()} | ${label} | ${pct(t0, 50).toFixed(0)} | ${pct(t1, 50).toFixed(0)} | ${(pct(t0, 50) / pct(t1, 50)).toFixed(1)}x |`,
+      `| ${n.toLocaleString()} | ${label} | ${m(t0).toFixed(0)} | ${m(t1).toFixed(0)} | ${m(t2).toFixed(0)} | ${(m(t1) / m(t2)).toFixed(1)}x |`,
     );
     console.error(rows.at(-1));
   }
   // CLIENTS concurrent clients, each reading the 6-series chart REPS times.
   for (const [label, read] of [
-    ["before", () => readBefore(runId, names)],
-    ["after", () => metrics.readSeriesWindow(access, { runId, names, maxPoints: MAX_POINTS, x: "step" })],
+    ["SQL over rows", () => readRawSql(runId, names)],
+    ["rollups", () => metrics.readSeriesWindow(access, { runId, names, maxPoints: MAX_POINTS, x: "step" })],
   ] as const) {
-    if (label === "before" && n > 100_000) continue; // minutes per round at 1M: measured single-client above
+    if (label === "SQL over rows" && n > 100_000 && CLIENTS > 5) continue; // minutes per round at 1M
     const lat: number[] = [];
     const t1 = performance.now();
     await Promise.all(
@@ -149,17 +188,58 @@ for (const n of SIZES) {
       }),
     );
     const wall = (performance.now() - t1) / 1000;
-    rows.push(
-      `| ${n.toLocaleString()} | 6-series chart, ${CLIENTS} clients (${label}) | p50 ${pct(lat, 50).toFixed(0)} / p99 ${pct(lat, 99).toFixed(0)} | ${(lat.length / wall).toFixed(1)} charts/s | |`,
+    conc.push(
+      `| ${n.toLocaleString()} | ${label} | ${CLIENTS} | ${pct(lat, 50).toFixed(0)} | ${pct(lat, 99).toFixed(0)} | ${(lat.length / wall).toFixed(1)} |`,
     );
-    console.error(rows.at(-1));
+    console.error(conc.at(-1));
   }
+}
+
+// A trainer's writes: one INSERT of 6 values per step (what metrics.recordStep and an ingested
+// batch of one step do), with and without the rollup triggers, on a fresh run.
+{
+  const { project } = await createProjectWithRoles(db());
+  const writeSteps = async (off: boolean) => {
+    const run = await db().run.create({
+      data: { projectId: project.id, kind: "sft", jobName: "train.sft", name: `writes-${off}`, config: {} },
+    });
+    if (off) await db().$executeRawUnsafe("ALTER TABLE metrics DISABLE TRIGGER metrics_rollups_insert");
+    try {
+      const lat: number[] = [];
+      for (let step = 0; step < 500; step++) {
+        const t = performance.now();
+        await db().metric.createMany({
+          data: names.map((name) => ({ runId: run.id, step, name, value: Math.sin(step) })),
+          skipDuplicates: true,
+        });
+        lat.push(performance.now() - t);
+      }
+      return lat;
+    } finally {
+      if (off) await db().$executeRawUnsafe("ALTER TABLE metrics ENABLE TRIGGER metrics_rollups_insert");
+    }
+  };
+  const without = await writeSteps(true);
+  const withTier = await writeSteps(false);
+  writes.push(
+    `| without the rollup triggers | ${pct(without, 50).toFixed(1)} | ${pct(without, 99).toFixed(1)} |`,
+    `| with them | ${pct(withTier, 50).toFixed(1)} | ${pct(withTier, 99).toFixed(1)} |`,
+  );
+  console.error(writes.join("\n"));
 }
 console.log(
   [
-    "| points per series | read | before (ms, median) | after (ms, median) | before / after |",
-    "| ---: | --- | ---: | ---: | ---: |",
+    "| points per series | read | Prisma + Node (ms, median) | SQL over rows | rollups (now) | rows / rollups |",
+    "| ---: | --- | ---: | ---: | ---: | ---: |",
     ...rows,
+    "",
+    "| points per series | 6-series chart read | clients | p50 ms | p99 ms | charts/s |",
+    "| ---: | --- | ---: | ---: | ---: | ---: |",
+    ...conc,
+    "",
+    "| one step of 6 values, 500 steps | p50 ms | p99 ms |",
+    "| --- | ---: | ---: |",
+    ...writes,
   ].join("\n"),
 );
 await db().$disconnect();

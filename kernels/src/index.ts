@@ -11,6 +11,8 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
+export { DEVICE_CHOICES, resolveDevice, type DeviceChoice, type ResolvedDevice } from "./device";
+
 /** Token id of a frame slot: its embedding comes from `frames` instead of the token table. */
 export const FRAME_TOKEN = -1;
 

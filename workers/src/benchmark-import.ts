@@ -2,7 +2,9 @@
 // rows: one Video per distinct video file (probed, then thumbnails / filmstrip, by the usual jobs)
 // and one Sample per loaded question. Idempotent like the suite import: videos are found by
 // (project, real path) and samples upserted by (dataset, key), so a retried or repeated import
-// updates rows and never duplicates them. The import report (stats, skip reasons, the first skipped
+// updates rows and never duplicates them. Samples are written 1000 per statement with
+// `n/total samples` progress; a row equal to the stored one is not written again, so a retry
+// skips what the killed attempt stored (issue 42 item 4). The import report (stats, skip reasons, the first skipped
 // rows) is stored in `dataset.source.report` for the dataset page.
 //
 // Metadata written on each sample, besides the loader's own (README of @paravt/benchmarks):
@@ -26,8 +28,8 @@ import { PermanentJobError, type RunContext } from "./job-context";
 /** Skip reason added here (not a loader reason): the video's real path leaves MEDIA_ROOTS. */
 export const OUTSIDE_MEDIA_ROOTS = "outside_media_roots";
 
-/** Samples written per transaction (keeps one import of 2,700 questions to a few dozen round trips). */
-const UPSERT_BATCH = 100;
+/** Samples written per statement (bench/import: a 100,000-question copy is 100 statements). */
+const UPSERT_BATCH = 1000;
 
 async function confine(input: string, kind: "file" | "directory"): Promise<string> {
   try {
@@ -138,34 +140,28 @@ export async function importBenchmarkInto(
     }
   }
 
+  let stored = 0;
   for (let start = 0; start < kept.length; start += UPSERT_BATCH) {
     const batch = kept.slice(start, start + UPSERT_BATCH);
-    await db().$transaction(
-      batch.map((s) => {
-        const data = {
-          videoId: videoIds.get(s.videoPath) ?? null,
-          question: s.question,
-          options: s.options ?? Prisma.DbNull,
-          answer: s.answer,
-          questionType: s.questionType,
-          metadata: {
-            ...s.metadata,
-            benchmark: s.benchmark,
-            split: s.split,
-            ...(s.durationS === undefined ? {} : { durationS: s.durationS }),
-          },
-        };
-        return db().sample.upsert({
-          where: { datasetId_key: { datasetId, key: s.key } },
-          create: { datasetId, key: s.key, ...data },
-          update: data,
-        });
-      }),
+    await upsertSamples(
+      datasetId,
+      batch.map((s) => ({
+        key: s.key,
+        videoId: videoIds.get(s.videoPath) ?? null,
+        question: s.question,
+        options: s.options ?? null,
+        answer: s.answer,
+        questionType: s.questionType,
+        metadata: {
+          ...s.metadata,
+          benchmark: s.benchmark,
+          split: s.split,
+          ...(s.durationS === undefined ? {} : { durationS: s.durationS }),
+        },
+      })),
     );
-    await ctx.progress(
-      progress.from + span * (0.5 + (0.5 * Math.min(kept.length, start + UPSERT_BATCH)) / kept.length),
-      "Creating samples",
-    );
+    stored += batch.length;
+    await ctx.progress(progress.from + span * (0.5 + (0.5 * stored) / kept.length), `${stored}/${kept.length} samples`);
   }
 
   const { stats } = result;
@@ -215,4 +211,38 @@ function countBy<T>(items: readonly T[], keyOf: (item: T) => string | null): Rec
     if (k !== null) out[k] = (out[k] ?? 0) + 1;
   }
   return out;
+}
+
+/** One sample as written: the columns of `samples` that an import sets. */
+interface SampleRow {
+  key: string;
+  videoId: string | null;
+  question: string;
+  options: string[] | null;
+  answer: string;
+  questionType: string;
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * Inserts or updates one batch of samples by (dataset, key) in ONE statement: the rows travel as
+ * one JSON parameter (`jsonb_to_recordset`), not one upsert each. A row equal to the stored one is
+ * not written again, so a retried or resumed import skips what an earlier attempt stored and a
+ * repeated import of the same copy changes nothing. A key repeated within the batch keeps its
+ * last row (one statement may not update a row twice), as consecutive upserts did.
+ */
+async function upsertSamples(datasetId: string, rows: readonly SampleRow[]): Promise<void> {
+  const unique = [...new Map(rows.map((r) => [r.key, r])).values()];
+  await db().$executeRaw`
+    INSERT INTO samples AS s (id, dataset_id, key, video_id, question, options, answer, question_type, metadata)
+    SELECT gen_random_uuid()::text, ${datasetId}::text, r.key, r."videoId", r.question, r.options, r.answer,
+      r."questionType"::"QuestionType", r.metadata
+    FROM jsonb_to_recordset(${JSON.stringify(unique)}::jsonb) AS r(key text, "videoId" text, question text,
+      options jsonb, answer text, "questionType" text, metadata jsonb)
+    ON CONFLICT (dataset_id, key) DO UPDATE SET video_id = EXCLUDED.video_id, question = EXCLUDED.question,
+      options = EXCLUDED.options, answer = EXCLUDED.answer, question_type = EXCLUDED.question_type,
+      metadata = EXCLUDED.metadata
+    WHERE (s.video_id, s.question, s.options, s.answer, s.question_type, s.metadata)
+      IS DISTINCT FROM (EXCLUDED.video_id, EXCLUDED.question, EXCLUDED.options, EXCLUDED.answer,
+        EXCLUDED.question_type, EXCLUDED.metadata)`;
 }

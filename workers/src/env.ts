@@ -1,3 +1,4 @@
+import { DEVICE_CHOICES } from "@paravt/kernels";
 import { QUEUES, type QueueName } from "@paravt/shared";
 import { z } from "zod";
 
@@ -25,6 +26,12 @@ const workerEnvSchema = z.object({
   WORKER_RECONCILE_MS: z.coerce.number().int().min(0).default(60_000),
   // Rows changed more recently than this are left alone (a launch writes its row, then enqueues).
   WORKER_RECONCILE_GRACE_MS: z.coerce.number().int().min(1_000).default(30_000),
+  // How often the worker announces itself (server/worker-registry.ts); its entry expires after
+  // three missed beats, so a killed worker leaves the Jobs page's list within 3x this.
+  WORKER_HEARTBEAT_MS: z.coerce.number().int().min(100).default(5_000),
+  // The compute core's backend: auto (CUDA when built in, else CPU), cpu, or cuda (an error
+  // without a CUDA backend). kernels/src/device.ts.
+  PARAVT_DEVICE: z.enum(DEVICE_CHOICES).default("auto"),
 });
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema> & { WORKER_QUEUES: QueueName[] };

@@ -1,4 +1,4 @@
-import type { JobName, JobPayload } from "@paravt/shared";
+import type { JobName, JobPayload, RunChange } from "@paravt/shared";
 import { runs } from "@paravt/shared/server";
 
 /** What a handler may do besides its work: report progress (which also observes cancellation). */
@@ -18,8 +18,13 @@ export interface RunContext {
    * fence: their results are exactly once by key.
    */
   ownsRun(): Promise<boolean>;
-  /** Records progress in [0, 1]; throws RunCancelledError when the run was cancelled. */
-  progress(fraction: number, message?: string): Promise<void>;
+  /**
+   * Records progress in [0, 1]; throws RunCancelledError when the run was cancelled. `changed`:
+   * what the step stored (metric points, episodes), so live pages fetch only that.
+   */
+  progress(fraction: number, message?: string, changed?: RunChange): Promise<void>;
+  /** Tells live pages of stored data without a progress report (a trainer's validation). */
+  announce(changed: RunChange): Promise<void>;
 }
 
 export type JobHandler<N extends JobName> = (payload: JobPayload<N>, ctx: RunContext) => Promise<string | void>;
@@ -49,12 +54,16 @@ export function runContext(
       if (opts.fence === undefined) return true;
       return runs.holdsRunFence(runId, opts.fence);
     },
-    async progress(fraction, message) {
-      // Throttle DB writes for chatty handlers, but never drop the final 100 % or a message change.
+    async progress(fraction, message, changed) {
+      // Throttle DB writes for chatty handlers, but never drop the final 100 %, a message change
+      // or stored data (a page would miss it).
       const now = Date.now();
-      if (fraction < 1 && message === undefined && now - last < 250) return;
+      if (fraction < 1 && message === undefined && changed === undefined && now - last < 250) return;
       last = now;
-      await runs.reportRunProgress(runId, fraction, message);
+      await runs.reportRunProgress(runId, fraction, message, changed);
+    },
+    async announce(changed) {
+      await runs.announceRunChange(runId, changed);
     },
   };
 }

@@ -1,21 +1,47 @@
 // Worker process: pulls jobs of the configured queues and runs them through processJob.
 // CPU-heavy work never runs on this event loop: video work happens in ffmpeg child processes
 // or node-av's libuv pool threads, so BullMQ's lock renewal keeps ticking (DESIGN.md "BullMQ").
+import { backendName, resolveDevice } from "@paravt/kernels";
 import { closeEventBus, closeQueues, db, isDatabaseOutage, redis, runRecovery } from "@paravt/shared/server";
 import { workerEnv } from "./env";
+import { ActiveJobs, startHeartbeat } from "./heartbeat";
 import { briefError } from "./log";
 import { log, startWorkers } from "./start-workers";
 
 async function main(): Promise<void> {
   // eslint-disable-next-line no-restricted-properties -- worker-only settings are parsed here once
   const wenv = workerEnv(process.env);
+  // PARAVT_DEVICE=cuda on a build without the CUDA backend stops here, before taking any job.
+  const device = resolveDevice(wenv.PARAVT_DEVICE, backendName());
+  if (device.note) log(device.note);
+  const active = new ActiveJobs();
   const running = startWorkers({
     queues: wenv.WORKER_QUEUES,
     concurrency: wenv.WORKER_CONCURRENCY,
     lockMs: wenv.WORKER_LOCK_MS,
     stalledCheckMs: wenv.WORKER_STALLED_CHECK_MS,
+    active,
   });
-  log("worker started", { queues: wenv.WORKER_QUEUES, concurrency: wenv.WORKER_CONCURRENCY });
+  let heartbeatFailedAt = 0;
+  const heartbeat = startHeartbeat({
+    queues: wenv.WORKER_QUEUES,
+    concurrency: wenv.WORKER_CONCURRENCY,
+    backend: device.backend,
+    active,
+    intervalMs: wenv.WORKER_HEARTBEAT_MS,
+    onError: (err) => {
+      // Redis down: one line a minute, not one per beat.
+      if (Date.now() - heartbeatFailedAt < 60_000) return;
+      heartbeatFailedAt = Date.now();
+      log("heartbeat not written", { error: briefError(err) });
+    },
+  });
+  log("worker started", {
+    id: heartbeat.id,
+    queues: wenv.WORKER_QUEUES,
+    concurrency: wenv.WORKER_CONCURRENCY,
+    backend: device.backend,
+  });
 
   // Rows and queue agree again after an outage: lost jobs queued again, failures BullMQ decided
   // while Postgres was down written (issue 37 item 3). Once now, then periodically.
@@ -48,6 +74,7 @@ async function main(): Promise<void> {
     log("shutting down: finishing active jobs", { signal });
     clearInterval(reconciler);
     await running.close();
+    await heartbeat.stop();
     await closeQueues();
     await closeEventBus();
     await redis().quit();

@@ -1,6 +1,7 @@
 import { createRedis, serverEnv } from "@paravt/shared/server";
 import type { QueueName } from "@paravt/shared";
 import { Worker, type Job } from "bullmq";
+import type { ActiveJobs } from "./heartbeat";
 import { log } from "./log";
 import { onJobFailedOutsideProcessor, processJob } from "./process-job";
 
@@ -21,8 +22,10 @@ export interface RunningWorkers {
  * BullMQ's own renewal alone: it tracks locks by job id, so a stale delivery of a job that the same
  * worker has taken again untracks the new delivery when it ends, and the new lock would lapse.
  */
-function leasedProcessor(lockMs: number, say: typeof log) {
+function leasedProcessor(lockMs: number, say: typeof log, active?: ActiveJobs) {
   return async (job: Job, token?: string, signal?: AbortSignal): Promise<string> => {
+    const runId = (job.data as { runId?: unknown } | undefined)?.runId;
+    const done = active?.add(job.name, typeof runId === "string" ? runId : String(job.id));
     const lease = new AbortController();
     const lost = (why: string) => {
       if (lease.signal.aborted) return;
@@ -52,6 +55,7 @@ function leasedProcessor(lockMs: number, say: typeof log) {
       return await processJob(job, token, lease.signal);
     } finally {
       clearInterval(keeper);
+      done?.();
     }
   };
 }
@@ -63,11 +67,13 @@ export function startWorkers(opts: {
   lockMs?: number;
   stalledCheckMs?: number;
   quiet?: boolean;
+  /** Where the deliveries in progress are listed for the heartbeat (heartbeat.ts). */
+  active?: ActiveJobs;
 }): RunningWorkers {
   const env = serverEnv();
   const say = opts.quiet ? () => undefined : log;
   const workers = opts.queues.map((queueName) => {
-    const worker = new Worker(queueName, leasedProcessor(opts.lockMs ?? 60_000, say), {
+    const worker = new Worker(queueName, leasedProcessor(opts.lockMs ?? 60_000, say, opts.active), {
       connection: createRedis(),
       prefix: env.REDIS_PREFIX,
       concurrency: opts.concurrency,

@@ -170,6 +170,8 @@ test("RL launch form: PARA-GRPO and vanilla GRPO runs from the default checkpoin
   await expect(runConfig.getByTestId("run-config-preset")).toHaveText("vanilla-grpo");
   await expect(runConfig.getByTestId("run-config-model")).toHaveText("nano-default");
   await expect(runConfig.getByTestId("run-config-worker")).toContainText("pid");
+  // The e2e worker is a worker process: the attempt names its compute core (workers/src/heartbeat.ts).
+  await expect(runConfig.getByTestId("run-config-worker")).toContainText("cpu core");
   await expect(runConfig.getByTestId("summary-reward_mean")).toContainText("@ 2");
   await runConfig.getByTestId("relaunch").click();
   await expect(page.getByTestId("relaunch-note")).toContainText("vanilla-run");

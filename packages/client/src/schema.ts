@@ -80,6 +80,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectId}/workers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live worker processes: host, queues, compute backend and device, running jobs
+         * @description Token scope: READ (read data).
+         */
+        get: operations["runs-workers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectId}/runs/{runId}": {
         parameters: {
             query?: never;
@@ -1371,6 +1391,108 @@ export interface operations {
                         finishedAt: string | null;
                         createdBy: string | null;
                     }[];
+                };
+            };
+            /** @description No token, or an unknown, revoked or expired token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope (or its creator the role), or it belongs to another project */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown id (or a project the caller is not a member of) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Invalid parameters or body: see `issues` (or `message` for a service's refusal) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the token's requests per minute */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "runs-workers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workers: {
+                            id: string;
+                            host: string;
+                            pid: number;
+                            queues: ("cpu" | "gpu")[];
+                            concurrency: number;
+                            backend: string;
+                            device: string;
+                            memoryBytes: number;
+                            cores: number;
+                            /** Format: date-time */
+                            startedAt: string;
+                            /** Format: date-time */
+                            seenAt: string;
+                            active: {
+                                jobName: string;
+                                runId: string;
+                                /** Format: date-time */
+                                since: string;
+                            }[];
+                            otherJobs: number;
+                        }[];
+                        unreadable: number;
+                    };
                 };
             };
             /** @description No token, or an unknown, revoked or expired token */

@@ -17,3 +17,8 @@ export * from "./contracts/eval-quantities";
 export * from "./contracts/sample-grid";
 export * from "./contracts/reviews";
 export * from "./contracts/ingest";
+export * from "./contracts/workers";
+export * from "./metrics-downsample";
+export * from "./live/run-event-merge";
+export * from "./live/run-event-plan";
+export * from "./live/metric-append";

@@ -123,10 +123,10 @@ export const handleEvalShard: JobHandler<"eval.shard"> = async ({ runId, shard, 
         // An episode cut short by a cancel is not a result: nothing is stored.
         if (controller.signal.aborted) throw controller.signal.reason;
       }
-      await evals.storeEpisode(runId, record);
+      const fresh = await evals.storeEpisode(runId, record);
       evaluated++;
       if (record.status === "ERROR") errors++;
-      await evals.reportStoredProgress(runId, cfg.sampleIds.length);
+      await evals.reportStoredProgress(runId, cfg.sampleIds.length, fresh ? 1 : 0);
     }
   } finally {
     ctx.signal.removeEventListener("abort", onLockLost);

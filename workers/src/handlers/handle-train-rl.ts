@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { scoreEpisode } from "@paravt/agent";
-import { rlRunConfig, TRAINING_ROLLOUT_STRIDE, type RlRunConfig } from "@paravt/shared";
+import { episodesChange, rlRunConfig, TRAINING_ROLLOUT_STRIDE, type RlRunConfig } from "@paravt/shared";
 import { db, evals, metrics, serverEnv } from "@paravt/shared/server";
 import { presetConfig, RL_STATE_FILE, RlConfigError, type RlConfig, type RolloutSummary } from "@paravt/rl";
 import { z } from "zod";
@@ -68,7 +68,8 @@ async function storeSamples(
   modelId: string | null,
   step: number,
   samples: RolloutSample[],
-): Promise<void> {
+): Promise<string[]> {
+  const ids: string[] = [];
   for (const [i, r] of samples.entries()) {
     const sample = await db().sample.findUnique({ where: { datasetId_key: { datasetId, key: r.promptId } } });
     if (!sample) continue; // the suite's question is not imported as a sample: nothing to attach it to
@@ -82,7 +83,7 @@ async function storeSamples(
       promptMode: r.trajectory.mode,
       ...toResult(r.trajectory, score),
     });
-    await db().episode.update({
+    const stored = await db().episode.update({
       where: { runId_sampleId_rolloutIndex: { runId, sampleId: sample.id, rolloutIndex } },
       data: {
         rewardTerms: {
@@ -100,8 +101,11 @@ async function storeSamples(
           advantage: r.place.advantage,
         },
       },
+      select: { id: true },
     });
+    ids.push(stored.id);
   }
+  return ids;
 }
 
 /**
@@ -125,8 +129,8 @@ function trainInChild(
         const m = msg.metrics;
         // Rollouts first: the step's metrics are the marker that the step is fully stored (resume
         // starts from the last checkpoint at or before it).
-        await storeSamples(run.id, run.datasetId, run.modelId, m.step, msg.samples);
-        await metrics.recordStep(run.id, m.step, {
+        const episodeIds = await storeSamples(run.id, run.datasetId, run.modelId, m.step, msg.samples);
+        const written = await metrics.recordStep(run.id, m.step, {
           ...summaryMetrics(m),
           kl: m.kl,
           entropy: m.entropy,
@@ -145,11 +149,16 @@ function trainInChild(
         await ctx.progress(
           m.step / run.steps,
           `step ${m.step}/${run.steps} · reward ${m.rewardMean.toFixed(3)} · pid ${child.pid}`,
+          {
+            ...(written ? { metrics: written } : {}),
+            ...(episodeIds.length ? { episodes: episodesChange(episodeIds) } : {}),
+          },
         );
         return;
       }
       if (msg.type === "validation") {
-        await metrics.recordStep(run.id, msg.metrics.step, summaryMetrics(msg.metrics, "val_"));
+        const written = await metrics.recordStep(run.id, msg.metrics.step, summaryMetrics(msg.metrics, "val_"));
+        if (written) await ctx.announce({ metrics: written });
         return;
       }
       if (msg.type === "checkpoint") {

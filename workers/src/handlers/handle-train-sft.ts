@@ -29,7 +29,7 @@ function trainInChild(
     async (msg, child) => {
       if (msg.type === "step") {
         const m = msg.metrics;
-        await metrics.recordStep(runId, m.step, {
+        const written = await metrics.recordStep(runId, m.step, {
           loss: m.loss,
           token_accuracy: m.tokenAccuracy,
           tokens_per_s: m.tokensPerSecond,
@@ -40,6 +40,7 @@ function trainInChild(
         await ctx.progress(
           m.step / options.steps,
           `step ${m.step}/${options.steps} · loss ${m.loss.toFixed(3)} · pid ${child.pid}`,
+          written ? { metrics: written } : {},
         );
         return;
       }

@@ -3,6 +3,7 @@
 import type { JobName } from "@paravt/shared";
 import type { JobHandler } from "../job-context";
 import { handleDatasetImport } from "./handle-dataset-import";
+import { handleEvalImport } from "./handle-eval-import";
 import { handleEvalRun } from "./handle-eval-run";
 import { handleEvalShard } from "./handle-eval-shard";
 import { handleSuiteGenerate } from "./handle-suite-generate";
@@ -22,4 +23,5 @@ export const HANDLERS = {
   "train.rl": handleTrainRl,
   "eval.run": handleEvalRun,
   "eval.shard": handleEvalShard,
+  "eval.import": handleEvalImport,
 } satisfies { [N in JobName]: JobHandler<N> };

@@ -3,12 +3,14 @@ import type { RunEvent } from "@paravt/shared";
 import { useQueryClient } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
 import { useState } from "react";
-import { refreshQueries } from "@/lib/refresh-queries";
+import { applyRunEvent, refreshAllLive } from "@/lib/apply-run-event";
 import { useTRPC } from "@/trpc/client";
 
 /**
- * Subscribes to the project's run events (SSE) and refreshes the queries that show runs, videos
- * and evaluations, so every page that lists them is live. Returns the connection state for a badge.
+ * Subscribes to the project's run events (SSE) and keeps every page that shows runs, videos,
+ * datasets and evaluations live, at the cost of what changed (issue 42 item 1): each event patches
+ * the run's cached rows, refetches only the query families it touches (`liveRunPlan`) and makes
+ * the run's charts append their new points. Returns the connection state for a badge.
  */
 export function useLiveRuns(projectId: string, onEvent?: (e: RunEvent) => void) {
   const trpc = useTRPC();
@@ -20,29 +22,13 @@ export function useLiveRuns(projectId: string, onEvent?: (e: RunEvent) => void) 
       {
         onData: (message) => {
           // On (re)subscription everything is refetched: events before it were not seen.
-          if (message.type === "run") {
-            setLast(message.event);
-            onEvent?.(message.event);
+          if (message.type === "subscribed") {
+            void refreshAllLive(queryClient, trpc);
+            return;
           }
-          void refreshQueries(queryClient, [
-            trpc.runs.list.queryKey(),
-            trpc.training.runs.queryKey(),
-            trpc.runs.byId.queryKey(),
-            trpc.runs.metrics.queryKey(),
-            trpc.models.list.queryKey(),
-            trpc.videos.list.queryKey(),
-            trpc.projects.byId.queryKey(),
-            trpc.datasets.list.queryKey(),
-            trpc.datasets.byId.queryKey(),
-            trpc.datasets.samples.queryKey(),
-            // Evaluation progress, summaries, matrix cells and per-sample rows change with their
-            // runs; a stored episode's transcript never does, so evals.episode is left alone.
-            trpc.evals.groups.queryKey(),
-            trpc.evals.group.queryKey(),
-            trpc.evals.byId.queryKey(),
-            trpc.evals.matrix.queryKey(),
-            trpc.evals.samples.queryKey(),
-          ]);
+          setLast(message.event);
+          onEvent?.(message.event);
+          void applyRunEvent(queryClient, trpc, message.event);
         },
       },
     ),

@@ -1,4 +1,4 @@
-import type { QueryClient, QueryKey } from "@tanstack/react-query";
+import type { QueryClient, QueryFilters, QueryKey } from "@tanstack/react-query";
 
 /**
  * Refreshes every query under each key because the server said something changed (a live event).
@@ -11,13 +11,22 @@ import type { QueryClient, QueryKey } from "@tanstack/react-query";
  * in-flight refetch is cancelled and restarted).
  */
 export async function refreshQueries(queryClient: QueryClient, keys: readonly QueryKey[]): Promise<void> {
+  await refreshQueryFilters(
+    queryClient,
+    keys.map((queryKey) => ({ queryKey })),
+  );
+}
+
+/** `refreshQueries` of the queries each filter matches (a key narrowed by a predicate). */
+export async function refreshQueryFilters(queryClient: QueryClient, filters: readonly QueryFilters[]): Promise<void> {
   await Promise.all(
-    keys.map(async (queryKey) => {
+    filters.map(async (filter) => {
       await queryClient.cancelQueries({
-        queryKey,
-        predicate: (q) => q.state.data === undefined && q.state.fetchStatus === "fetching",
+        ...filter,
+        predicate: (q) =>
+          q.state.data === undefined && q.state.fetchStatus === "fetching" && (filter.predicate?.(q) ?? true),
       });
-      await queryClient.invalidateQueries({ queryKey });
+      await queryClient.invalidateQueries(filter);
     }),
   );
 }

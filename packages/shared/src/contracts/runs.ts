@@ -32,15 +32,60 @@ export const runOutput = z.object({
 });
 export type RunOutput = z.infer<typeof runOutput>;
 
+/** Series an event names at most; a change of more names them all (`names` absent). */
+export const RUN_CHANGE_MAX_NAMES = 64;
+/** Episode ids an event carries at most; more are only counted. */
+export const RUN_CHANGE_MAX_IDS = 100;
+
+/**
+ * What a run event says changed besides the row's progress, message and error (which every event
+ * carries), so a live page refetches only the reads that show it (issue 42 item 1;
+ * `live/run-event-plan.ts` maps it to query families). `{}`: only the row's progress or message.
+ */
+export const runChangeSchema = z.object({
+  /** The status moved (queued, running, finished): run lists, and what a finished run made. */
+  status: z.literal(true).optional(),
+  /** New metric points, at steps fromStep..toStep, of the named series (absent: any series). */
+  metrics: z
+    .object({
+      names: z.array(z.string()).max(RUN_CHANGE_MAX_NAMES).optional(),
+      fromStep: z.number().int(),
+      toStep: z.number().int(),
+      /**
+       * Some point landed at or before a step its series already had (an out-of-order batch): a
+       * chart holding the series reads it again instead of appending.
+       */
+      backfill: z.literal(true).optional(),
+    })
+    .refine((m) => m.fromStep <= m.toStep, { message: "fromStep <= toStep" })
+    .optional(),
+  /** Newly stored episodes (rollouts, evaluated samples): how many, and their ids when known. */
+  episodes: z
+    .object({ count: z.number().int().min(0), ids: z.array(z.string()).max(RUN_CHANGE_MAX_IDS).optional() })
+    .optional(),
+});
+export type RunChange = z.infer<typeof runChangeSchema>;
+export type MetricsChange = NonNullable<RunChange["metrics"]>;
+export type EpisodesChange = NonNullable<RunChange["episodes"]>;
+
+/** `changed.episodes` of newly stored episodes: their ids too when few enough to list. */
+export function episodesChange(ids: readonly string[]): EpisodesChange {
+  return { count: ids.length, ...(ids.length <= RUN_CHANGE_MAX_IDS ? { ids: [...ids] } : {}) };
+}
+
 /** What travels over Redis pub/sub and SSE when a run changes. */
 export const runEventSchema = z.object({
   projectId: z.string(),
   runId: z.string(),
+  /** Which pages care (a training run's steps, an evaluation's samples, a job's products). */
+  kind: z.enum(RUN_KINDS),
   status: runStatusSchema,
   progress: z.number(),
   message: z.string().nullable(),
   error: z.string().nullable(),
   at: z.string(),
+  /** Absent: not said (a publisher that predates it): a page refetches all it shows of the run. */
+  changed: runChangeSchema.optional(),
 });
 export type RunEvent = z.infer<typeof runEventSchema>;
 
@@ -75,12 +120,33 @@ export const metricRangeSchema = z
 export const metricQueryInput = projectRef.extend({
   runId: id,
   names: z.array(metricName).min(1).max(64),
-  /** Points per series after downsampling (min/max preserving, DESIGN.md "Charts"). */
+  /**
+   * Points per series after downsampling (min/max preserving, DESIGN.md "Charts"). The window's
+   * last point is always among them, so a live chart knows the step it holds up to.
+   */
   maxPoints: z.number().int().min(10).max(5000).default(600),
   x: metricXSchema.default("step"),
   range: metricRangeSchema.optional(),
 });
 export type MetricQueryInput = z.infer<typeof metricQueryInput>;
+
+/**
+ * A live chart's new points (issue 42 item 1): per series, the points of the window after the last
+ * step the chart holds (`afterStep`; null: it holds none) and up to `untilStep`, downsampled like
+ * `metricQueryInput` when more than maxPoints. tRPC only: what a page asks after a run event, not a script's read.
+ */
+export const metricSinceInput = metricQueryInput.omit({ names: true }).extend({
+  series: z
+    .array(z.object({ name: metricName, afterStep: dbInt.nullable() }))
+    .min(1)
+    .max(64),
+  /**
+   * Up to this step (the event's last): a chart never holds points no event has announced yet, so
+   * the next event's points all come after what it holds.
+   */
+  untilStep: dbInt.optional(),
+});
+export type MetricSinceInput = z.infer<typeof metricSinceInput>;
 
 /** One point: step, seconds since the run's first metric (t), value. */
 export const metricPointSchema = z.object({ step: z.number().int(), t: z.number(), value: z.number() });
@@ -188,8 +254,18 @@ export const configDiffOutput = z.object({
 });
 export type ConfigDiffOutput = z.infer<typeof configDiffOutput>;
 
-/** The worker process that took a run's last attempt (recorded in Run.config when it starts). */
-export const runWorkerSchema = z.object({ host: z.string(), pid: z.number().int() });
+/**
+ * The worker process that took a run's last attempt (recorded in Run.config when it starts): its
+ * host and pid, and, from a worker process (not an in-process test worker), the compute core's
+ * backend and device it announced (contracts/workers.ts). Rows from before carry host and pid only.
+ */
+export const runWorkerSchema = z.object({
+  host: z.string(),
+  pid: z.number().int(),
+  attempt: z.number().int().optional(),
+  backend: z.string().optional(),
+  device: z.string().optional(),
+});
 export type RunWorker = z.infer<typeof runWorkerSchema>;
 
 /**

@@ -92,6 +92,16 @@ export const JOB_CATALOG = {
     // retries do not send the run back to QUEUED (workers/src/process-job.ts).
     partOf: "eval.run",
   },
+  // A reference evaluator output (SPEC §6) of more rows than one batch (services/evals-import.ts):
+  // the request matched them and wrote the episodes to DATA_DIR; this stores them in batches of
+  // 1000, one INSERT each, with `n/total rows` progress. A retry skips the rows already stored.
+  "eval.import": {
+    title: "Import reference output",
+    queue: "cpu",
+    payload: runRef,
+    timeoutMs: 3600_000,
+    attempts: 3,
+  },
 } as const satisfies Record<
   string,
   {
@@ -110,9 +120,17 @@ export const JOB_NAMES = Object.keys(JOB_CATALOG) as JobName[];
 
 /**
  * Jobs whose work survives a restart and can be resumed (services/run-recovery.ts): a retry of an
- * evaluation skips stored samples, a training run continues from its last committed checkpoint.
+ * evaluation skips stored samples, a training run continues from its last committed checkpoint,
+ * a reference import stores only the rows it has not stored yet, a dataset import rewrites no
+ * sample it already stored.
  */
-export const RESUMABLE_JOBS: readonly JobName[] = ["eval.run", "train.sft", "train.rl"];
+export const RESUMABLE_JOBS: readonly JobName[] = [
+  "eval.run",
+  "train.sft",
+  "train.rl",
+  "eval.import",
+  "dataset.import",
+];
 
 export function isResumableJob(jobName: string): boolean {
   return (RESUMABLE_JOBS as readonly string[]).includes(jobName);

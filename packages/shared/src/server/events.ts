@@ -1,10 +1,13 @@
-// Run progress over Redis pub/sub: workers publish, every web process relays to its SSE clients.
+// Run progress over Redis pub/sub: workers publish, every web process relays to its SSE clients
+// (run events coalesced per run, `runEvents`).
 // One subscriber connection per process fans out to any number of listeners, so a page with
 // many open tabs costs one Redis connection, not one per tab.
 import type { Redis } from "ioredis";
 import type { z } from "zod";
 import { reviewEventSchema, type LiveReviewMessage, type ReviewEvent } from "../contracts/reviews";
 import { runEventSchema, type LiveRunMessage, type RunEvent } from "../contracts/runs";
+import { mergeRunEvents } from "../live/run-event-merge";
+import { createCoalescer } from "./event-coalescer";
 import { serverEnv } from "./env";
 import { createRedis, redis } from "./redis";
 
@@ -100,14 +103,24 @@ export async function onRunEvents(projectId: string, fn: (event: RunEvent) => vo
  * Its first value is `null`: the Redis subscription is live, so a client knows from when on it
  * misses nothing.
  */
-async function* liveEvents<T>(ch: string, schema: z.ZodType<T>, signal?: AbortSignal): AsyncGenerator<T | null> {
+async function* liveEvents<T>(
+  ch: string,
+  schema: z.ZodType<T>,
+  signal?: AbortSignal,
+  coalesce?: Omit<Parameters<typeof createCoalescer<T>>[0], "emit">,
+): AsyncGenerator<T | null> {
   const pending: T[] = [];
   let wake: (() => void) | undefined;
+  const deliver = (item: T) => {
+    pending.push(item);
+    wake?.();
+  };
+  const coalescer = coalesce ? createCoalescer({ ...coalesce, emit: deliver }) : null;
   const stop = await listen(ch, (payload) => {
     const parsed = schema.safeParse(payload);
     if (!parsed.success) return;
-    pending.push(parsed.data);
-    wake?.();
+    if (coalescer) coalescer.push(parsed.data);
+    else deliver(parsed.data);
   });
   const aborted = new Promise<void>((resolve) => {
     if (signal?.aborted) resolve();
@@ -121,13 +134,32 @@ async function* liveEvents<T>(ch: string, schema: z.ZodType<T>, signal?: AbortSi
       wake = undefined;
     }
   } finally {
+    coalescer?.close();
     await stop();
   }
 }
 
-/** Run status changes of a project: `subscribed` first, then one `run` per change. */
-export async function* runEvents(projectId: string, signal?: AbortSignal): AsyncGenerator<LiveRunMessage> {
-  for await (const event of liveEvents(channel("events", projectId), runEventSchema, signal)) {
+/**
+ * How long a run's burst of events is merged into one for live pages (issue 42 item 1): a trainer
+ * at 100 steps/s costs each page 4 events/s, each at most this late.
+ */
+export const RUN_EVENT_COALESCE_MS = 250;
+
+/**
+ * Run changes of a project: `subscribed` first, then one `run` per change, a burst of one run's
+ * changes within `coalesceMs` merged into one (`mergeRunEvents`: the latest row, every change).
+ */
+export async function* runEvents(
+  projectId: string,
+  signal?: AbortSignal,
+  opts: { coalesceMs?: number } = {},
+): AsyncGenerator<LiveRunMessage> {
+  const coalesce = {
+    windowMs: opts.coalesceMs ?? RUN_EVENT_COALESCE_MS,
+    key: (e: RunEvent) => e.runId,
+    merge: mergeRunEvents,
+  };
+  for await (const event of liveEvents(channel("events", projectId), runEventSchema, signal, coalesce)) {
     yield event === null ? { type: "subscribed" } : { type: "run", event };
   }
 }

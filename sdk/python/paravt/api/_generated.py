@@ -70,6 +70,33 @@ class RunsListResponseItem(TypedDict):
     createdBy: Optional[str]
 
 
+class RunsWorkersResponseWorkersItemActiveItem(TypedDict):
+    jobName: str
+    runId: str
+    since: str
+
+
+class RunsWorkersResponseWorkersItem(TypedDict):
+    id: str
+    host: str
+    pid: int
+    queues: List[Literal["cpu", "gpu"]]
+    concurrency: int
+    backend: str
+    device: str
+    memoryBytes: float
+    cores: int
+    startedAt: str
+    seenAt: str
+    active: List[RunsWorkersResponseWorkersItemActiveItem]
+    otherJobs: int
+
+
+class RunsWorkersResponse(TypedDict):
+    workers: List[RunsWorkersResponseWorkersItem]
+    unreadable: int
+
+
 RunsByIdResponse = RunsListResponseItem
 
 
@@ -1663,6 +1690,16 @@ OPERATIONS: Dict[str, Operation] = {
         headers=(),
         body=None,
     ),
+    "runs-workers": Operation(
+        "runs-workers",
+        "GET",
+        "/projects/{projectId}/workers",
+        "/api/v1",
+        path=("projectId",),
+        query=(),
+        headers=(),
+        body=None,
+    ),
     "runs-byId": Operation(
         "runs-byId",
         "GET",
@@ -2240,6 +2277,14 @@ class ApiClient(Transport):
             path={"projectId": project_id},
             query={"status": status, "limit": limit},
         ).data
+
+    def runs_workers(self, project_id: str) -> RunsWorkersResponse:
+        """Live worker processes: host, queues, compute backend and device, running jobs
+
+        GET /api/v1/projects/{projectId}/workers (runs-workers).
+        Token scope: READ (read data).
+        """
+        return self.call(OPERATIONS["runs-workers"], path={"projectId": project_id}).data
 
     def runs_by_id(self, project_id: str, run_id: str) -> RunsListResponseItem:
         """One run with its status and progress
@@ -3042,6 +3087,9 @@ __all__ = [
     "ProjectsByIdResponse",
     "MembersListResponseItem",
     "RunsListResponseItem",
+    "RunsWorkersResponseWorkersItemActiveItem",
+    "RunsWorkersResponseWorkersItem",
+    "RunsWorkersResponse",
     "RunsByIdResponse",
     "RunsMetricNamesResponseItem",
     "RunsMetricsBodyRange",

@@ -1,9 +1,9 @@
 "use client";
 import type { CompareSampleOutput } from "@paravt/shared";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
-import { useRef, useState } from "react";
+import { useState } from "react";
 import { errorMessage, useTRPC } from "@/trpc/client";
 import { LiveBadge } from "../live-badge";
 import { useLiveRuns } from "../live-runs";
@@ -19,7 +19,6 @@ import { CompareTable } from "./compare-table";
 import { ExistingRunsPicker } from "./run-pickers";
 import { RunNowForm } from "./run-now-form";
 import { SamplePicker } from "./sample-picker";
-import { refreshQueries } from "@/lib/refresh-queries";
 
 const LETTERS = "ABCDEFGHIJ";
 
@@ -37,18 +36,12 @@ export function CompareView({ projectId, canLaunch }: { projectId: string; canLa
   const trpc = useTRPC();
   const router = useRouter();
   const params = useSearchParams();
-  const queryClient = useQueryClient();
   const state = compareParamsFrom(new URLSearchParams(params.toString()));
   const go = (next: CompareParams) => router.replace(compareHref(projectId, next), { scroll: false });
 
-  const watched = useRef(state.runIds);
-  watched.current = state.runIds;
-  const live = useLiveRuns(projectId, (e) => {
-    void refreshQueries(queryClient, [
-      trpc.evals.runsOn.queryKey(),
-      ...(watched.current.includes(e.runId) ? [trpc.evals.compare.queryKey()] : []),
-    ]);
-  });
+  // The compared runs' status and episodes, and the runs on the sample, refresh through
+  // useLiveRuns: evals.compare where its runIds hold the event's run, evals.runsOn.
+  const live = useLiveRuns(projectId);
   const compare = useQuery({
     ...trpc.evals.compare.queryOptions({ projectId, sampleId: state.sampleId ?? "", runIds: state.runIds }),
     enabled: state.sampleId !== null,

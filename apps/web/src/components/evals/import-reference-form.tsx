@@ -2,12 +2,14 @@
 import { EVAL_MODES, importReferenceInput, type EvalMode, type importReferenceOutput } from "@paravt/shared";
 import type { z } from "zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { errorMessage, useTRPC } from "@/trpc/client";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Card, CardHeader } from "../ui/card";
 import { Field, Input, Select } from "../ui/input";
+import { Progress } from "../ui/progress";
 import { MODE_LABEL } from "./format";
 
 /**
@@ -118,7 +120,7 @@ export function ImportReferenceForm({ projectId, groupId }: { projectId: string;
       <div className="mt-3 flex flex-col gap-2" aria-live="polite">
         {problem && <Alert>{problem}</Alert>}
         {importRef.error && <Alert>{errorMessage(importRef.error)}</Alert>}
-        {result && <ImportReport report={result} />}
+        {result && <ImportReport projectId={projectId} report={result} />}
       </div>
     </Card>
   );
@@ -136,17 +138,43 @@ const SKIP_REASON: Record<string, string> = {
 /** Skipped rows shown as examples (the service returns up to 100). */
 const EXAMPLES = 5;
 
-/** The import report: rows stored and how many as errors, rows skipped per reason with a few examples. */
-function ImportReport({ report: r }: { report: ImportResult }) {
+/**
+ * The import report: rows stored and how many as errors, rows skipped per reason with a few
+ * examples. A file of more than one batch is stored by a job (issue 42): the report follows its
+ * run live (the page's run events update `runs.byId`) with a progress bar and `n/total rows`.
+ */
+function ImportReport({ projectId, report: r }: { projectId: string; report: ImportResult }) {
+  const trpc = useTRPC();
+  const asJob = r.run.status === "QUEUED" || r.run.status === "RUNNING";
+  const live = useQuery({ ...trpc.runs.byId.queryOptions({ projectId, runId: r.run.id }), enabled: asJob });
+  const run = live.data ?? r.run;
+  const active = run.status === "QUEUED" || run.status === "RUNNING";
+  const failed = run.status === "FAILED" || run.status === "CANCELLED";
   const reasons = Object.entries(r.skippedByReason).filter(([, n]) => n > 0);
+  const errors =
+    r.errors > 0
+      ? ` (${r.errors} stored as errors: ${r.errorKinds.rowError} with an error field, ${r.errorKinds.apiError} [API error] answers)`
+      : "";
+  const lead = active ? "Importing" : failed ? `Import ${run.status.toLowerCase()}:` : "Imported";
   return (
-    <Alert tone={r.skipped || r.errors ? "info" : "success"}>
-      <p data-testid="import-result">
-        Imported {r.matched} of {r.rows} rows
-        {r.errors > 0 &&
-          ` (${r.errors} stored as errors: ${r.errorKinds.rowError} with an error field, ${r.errorKinds.apiError} [API error] answers)`}
-        ; skipped {r.skipped}.
-      </p>
+    <Alert tone={failed ? "danger" : r.skipped || r.errors || active ? "info" : "success"}>
+      <p data-testid="import-result">{`${lead} ${r.matched} of ${r.rows} rows${failed ? " matched" : ""}${errors}; skipped ${r.skipped}.`}</p>
+      {active && (
+        <div className="mt-1 flex flex-wrap items-center gap-2 text-xs" data-testid="import-progress">
+          <Progress value={run.progress} label="Import progress" />
+          <span className="tabular-nums text-muted">{run.status === "QUEUED" ? "queued" : run.message}</span>
+          <span className="text-muted">stored in batches by a background job; you can leave this page.</span>
+        </div>
+      )}
+      {failed && (
+        <p className="mt-1 text-xs">
+          {run.error}{" "}
+          <Link href={`/projects/${projectId}/runs/${run.id}`} className="underline">
+            Open the run
+          </Link>{" "}
+          to resume it.
+        </p>
+      )}
       {reasons.length > 0 && (
         <ul className="mt-1 list-inside list-disc text-xs" aria-label="Skipped rows by reason">
           {reasons.map(([reason, n]) => (

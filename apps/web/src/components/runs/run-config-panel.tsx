@@ -134,7 +134,15 @@ export function RunConfigPanel({
         <dd>{duration === null ? "not started" : formatDuration(duration)}</dd>
         <dt className="text-muted">worker</dt>
         <dd className="font-mono text-xs" data-testid="run-config-worker">
-          {r.worker ? `${r.worker.host} · pid ${r.worker.pid}` : "not recorded"}
+          {r.worker
+            ? [
+                `${r.worker.host} · pid ${r.worker.pid}`,
+                r.worker.backend && `${r.worker.backend} core${r.worker.device ? ` (${r.worker.device})` : ""}`,
+                r.worker.attempt !== undefined && `attempt ${r.worker.attempt}`,
+              ]
+                .filter(Boolean)
+                .join(" · ")
+            : "not recorded"}
         </dd>
       </dl>
       {training && <TrainingSummary projectId={projectId} runId={runId} />}

@@ -31,7 +31,8 @@ const NAMES_PER_CALL = 64;
  * The charts of one training run, or of several overlaid (one line per run): every series the
  * runs have, grouped; smoothing, x by step or wall time, the zoom window, log axes and hidden
  * charts live in the URL; a search box filters the charts by name.
- * Charts refresh when the page's live subscription invalidates runs.metrics (SSE). With onPickStep
+ * Charts stay live through the page's subscription (useLiveRuns): a run event with new points
+ * appends the points after each chart's last step (runs.metricsSince). With onPickStep
  * a click on any chart picks that step (the run page opens its rollouts), marked on every chart.
  */
 export function TrainingDashboard({

@@ -204,7 +204,8 @@ describe("runs dashboard procedures", () => {
     expect((await fx.asViewer.runs.config(ref)).worker).toBeNull();
     await runs.startRunAttempt(run.id);
     const out = await fx.asViewer.runs.config(ref);
-    expect(out.worker).toEqual({ host: hostname(), pid: process.pid });
+    // An in-process worker (this test) announced no backend or device: host, pid and attempt only.
+    expect(out.worker).toEqual({ host: hostname(), pid: process.pid, attempt: 1 });
     expect(out.config).toEqual({ datasetId: dataset.id, name: "n", seed: 3 });
     expect(out.dataset).toEqual({ id: dataset.id, name: "suite-a" });
     expect(out.startedAt).not.toBeNull();

@@ -4,11 +4,14 @@ import {
   episodeStepInput,
   episodeStepOutput,
   liveRunMessageSchema,
+  liveWorkersInput,
+  liveWorkersOutput,
   metricExportInput,
   metricExportOutput,
   metricNamesOutput,
   metricQueryInput,
   metricQueryOutput,
+  metricSinceInput,
   runConfigOutput,
   runListInput,
   runOutput,
@@ -19,7 +22,16 @@ import {
   stepRolloutsOutput,
   tokenCapOutput,
 } from "@paravt/shared";
-import { assertCan, metrics, runEvents, runRecovery, runs, tokenCap, trainingRollouts } from "@paravt/shared/server";
+import {
+  assertCan,
+  metrics,
+  runEvents,
+  runRecovery,
+  runs,
+  tokenCap,
+  trainingRollouts,
+  workers,
+} from "@paravt/shared/server";
 import { z } from "zod";
 import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc";
 import { metricExportCsv } from "../../rest/text-answers";
@@ -39,6 +51,21 @@ export const runsRouter = createTRPCRouter({
     .input(runListInput)
     .output(z.array(runOutput))
     .query(({ ctx, input }) => runs.listRuns(ctx.access, input)),
+  /** The worker processes alive now (heartbeat in Redis) and this project's jobs they run. */
+  workers: projectProcedure
+    .meta({
+      scope: "READ",
+      openapi: {
+        method: "GET",
+        path: "/projects/{projectId}/workers",
+        tags: ["runs"],
+        summary: "Live worker processes: host, queues, compute backend and device, running jobs",
+        protect: true,
+      },
+    })
+    .input(liveWorkersInput)
+    .output(liveWorkersOutput)
+    .query(({ ctx }) => workers.projectWorkers(ctx.access)),
   byId: projectProcedure
     .meta({
       scope: "READ",
@@ -87,6 +114,15 @@ export const runsRouter = createTRPCRouter({
     .input(metricQueryInput)
     .output(metricQueryOutput)
     .query(({ ctx, input }) => metrics.readSeriesWindow(ctx.access, input)),
+  /**
+   * A live chart's new points (issue 42 item 1): per series, the points after the step the chart
+   * holds, downsampled like `metrics` (tRPC only: what a page asks after a run event).
+   */
+  metricsSince: projectProcedure
+    .meta({ scope: "READ" })
+    .input(metricSinceInput)
+    .output(metricQueryOutput)
+    .query(({ ctx, input }) => metrics.readSeriesSince(ctx.access, input)),
   /** Every point of the chosen series as CSV or JSON, one page of steps per call. */
   metricsExport: projectProcedure
     .meta({

@@ -13,7 +13,7 @@ import {
 } from "../../contracts/sample-grid";
 import { db } from "../db";
 import type { ProjectAccess } from "./access";
-import { comparableBaseline, isRight, isWrong, SAMPLE_ORDER, sampleWhere } from "./evals";
+import { comparableBaseline, fromCursor, isRight, isWrong, SAMPLE_ORDER, sampleWhere } from "./evals";
 import { cardVideo, clipText, questionLine } from "./sample-cards";
 
 type Verdict = { status: string; correct: boolean | null };
@@ -54,8 +54,10 @@ export async function listSampleCards(
 ): Promise<{ items: EvalSampleCard[]; nextCursor: string | null }> {
   const where = await sampleWhere(access, input);
   if (input.compareWith) await comparableBaseline(access, input.runId, input.compareWith);
+  const from = await fromCursor(input.runId, input.cursor);
+  if (!from) return { items: [], nextCursor: null };
   const rows = await db().episode.findMany({
-    where,
+    where: { AND: [where, from] },
     select: {
       id: true,
       sampleId: true,
@@ -87,7 +89,6 @@ export async function listSampleCards(
     },
     orderBy: SAMPLE_ORDER,
     take: input.limit + 1,
-    ...(input.cursor ? { cursor: { id: input.cursor } } : {}),
   });
   const page = rows.slice(0, input.limit);
   const baseline = input.compareWith

@@ -5,7 +5,13 @@
 // the samples by the loaders; a row with `error` or an `[API error: …]` final is stored as ERROR with
 // its reason, never as a wrong answer; rows that match no sample, match several (Video-MME rows share
 // the videoID), disagree on the key or repeat a sample are skipped and counted per reason; a file of
-// another benchmark than the dataset's is refused. Everything is stored in one transaction.
+// another benchmark than the dataset's is refused.
+//
+// The request checks and matches the whole file, so a bad file is refused before anything is
+// stored, and answers the full report. The matched rows become episode rows in a file under
+// DATA_DIR, stored in bounded batches by evals-import-rows.ts: within the request when they fit in
+// one batch, else by the `eval.import` job, whose progress (`n/total rows`) is the run's (issue 42).
+
 import crypto from "node:crypto";
 import {
   BenchmarkError,
@@ -14,7 +20,6 @@ import {
   parseReferenceOutput,
   type BenchmarkId,
   type MatchedRow,
-  type ReferenceImportReport,
   type ReferenceOutput,
 } from "@paravt/benchmarks";
 import { Prisma } from "@paravt/db";
@@ -23,20 +28,23 @@ import type { RunOutput } from "../../contracts/runs";
 import { NotFoundError, ValidationError } from "../../errors";
 import { db } from "../db";
 import { publishRunEvent } from "../events";
+import { enqueue } from "../queues";
+import { capText, StorableText } from "../storable-text";
 import type { ProjectAccess } from "./access";
-import { computeRunSummary } from "./evals-summary";
-import { getRun } from "./runs";
+import {
+  IMPORT_BATCH_ROWS,
+  importMessage,
+  importRowsPath,
+  storeImportRows,
+  writeImportRows,
+  type ImportedEpisodeRow,
+} from "./evals-import-rows";
+import { finishRun, getRun, reportRunProgress, STATUS_CHANGED, toEvent } from "./runs";
+
+export { importMessage } from "./evals-import-rows";
 
 /** Rows kept in the run's config and returned for the report (the counts cover every row). */
 const LISTED = 100;
-
-/** "Imported 2 of 6 rows (1 error); skipped 4: 2 ambiguous, 1 unmatched, 1 duplicate" (the run's message). */
-export function importMessage(report: ReferenceImportReport): string {
-  const errors = report.errors.total ? ` (${report.errors.total} error${report.errors.total > 1 ? "s" : ""})` : "";
-  const why = Object.entries(report.byReason).map(([reason, n]) => `${n} ${reason}`);
-  const skipped = report.skipped ? `; skipped ${report.skipped}: ${why.join(", ")}` : "";
-  return `Imported ${report.matched} of ${report.rows} rows${errors}${skipped}`;
-}
 
 /** Validates a reference file; a bad row is reported by its position and field. */
 export function parseReferenceFile(file: unknown): ReferenceOutput {
@@ -74,6 +82,40 @@ export interface ImportReferenceResult {
   skipped: number;
   skippedByReason: Record<string, number>;
   skippedRows: { index: number; id: string; reason: string; detail: string }[];
+}
+
+/**
+ * The episode a matched row becomes. Its texts are made storable (NUL and lone surrogates escaped,
+ * capped; storable-text.ts, noted in `details.sanitized`) so that no row can fail its batch.
+ */
+function episodeOf({ result: r, sampleId, failure }: MatchedRow): ImportedEpisodeRow {
+  const st = new StorableText();
+  const details = st.json("details", {
+    imported: true,
+    // The reference keeps only the first 500 characters of the final text (driver.py::_make_result).
+    finalTextTruncatedAt: 500,
+    index: r.index,
+    id: r.id,
+    key: r.key,
+    answer: r.answer,
+    config: r.config,
+    duration: r.durationS ?? r.durationCategory,
+    pred_text: r.predText,
+    ...(failure === null ? {} : { failure: failure.kind }),
+    ...(Object.keys(r.extra).length ? { extra: r.extra } : {}),
+  }) as Record<string, unknown>;
+  const row = {
+    sampleId,
+    status: failure === null ? ("OK" as const) : ("ERROR" as const),
+    error: failure === null ? null : capText(st.text("error", failure.reason), 4000),
+    finalText: st.text("finalText", r.fullResponse),
+    prediction: st.text("prediction", r.pred),
+    score: failure === null ? r.score : null,
+    correct: failure === null ? r.correct : null,
+    toolCallCount: r.toolCalls,
+  };
+  const notes = st.notes();
+  return { ...row, details: notes ? { ...details, sanitized: notes } : details };
 }
 
 export async function importReference(
@@ -129,8 +171,8 @@ export async function importReference(
   const idsOf = (reason: string) => skipped.filter((s) => s.reason === reason).map((s) => s.id);
   const unmatched = idsOf("unmatched");
   const duplicates = idsOf("duplicate");
+  const rows = matched.map(episodeOf);
 
-  const now = new Date();
   const config = {
     group,
     modelId: model.id,
@@ -143,81 +185,55 @@ export async function importReference(
       duplicates: duplicates.slice(0, LISTED),
       skippedRows: skipped.slice(0, LISTED),
       referenceSummary: parsed.summary,
+      message: importMessage(report),
     },
   };
-  const episodeOf = ({ result: r, sampleId, failure }: MatchedRow) => ({
-    sampleId,
-    status: failure === null ? ("OK" as const) : ("ERROR" as const),
-    error: failure === null ? null : failure.reason.slice(0, 4000),
-    finalText: r.fullResponse,
-    prediction: r.pred,
-    score: failure === null ? r.score : null,
-    correct: failure === null ? r.correct : null,
-    toolCallCount: r.toolCalls,
-    details: JSON.parse(
-      JSON.stringify({
-        imported: true,
-        // The reference keeps only the first 500 characters of the final text (driver.py::_make_result).
-        finalTextTruncatedAt: 500,
-        index: r.index,
-        id: r.id,
-        key: r.key,
-        answer: r.answer,
-        config: r.config,
-        duration: r.durationS ?? r.durationCategory,
-        pred_text: r.predText,
-        ...(failure === null ? {} : { failure: failure.kind }),
-        ...(Object.keys(r.extra).length ? { extra: r.extra } : {}),
-      }),
-    ) as Prisma.InputJsonValue,
+  // One batch is stored here, within the request; more is the eval.import job's (the same code).
+  const inline = rows.length <= IMPORT_BATCH_ROWS;
+  const now = new Date();
+  const created = await db().run.create({
+    data: {
+      projectId: access.projectId,
+      createdById: access.principal.userId,
+      modelId: model.id,
+      kind: "import",
+      jobName: "eval.import",
+      name: input.name,
+      config: JSON.parse(JSON.stringify(config)) as Prisma.InputJsonValue,
+      message: `0/${rows.length} rows`,
+      // The request is this import's one attempt (the fencing token of finishRun).
+      ...(inline ? { status: "RUNNING" as const, attempts: 1, startedAt: now } : {}),
+    },
   });
-  const run = await db().$transaction(async (tx) => {
-    const created = await tx.run.create({
-      data: {
-        projectId: access.projectId,
-        createdById: access.principal.userId,
-        modelId: model.id,
-        kind: "import",
-        jobName: "eval.import",
-        name: input.name,
-        config: JSON.parse(JSON.stringify(config)) as Prisma.InputJsonValue,
-        status: "SUCCEEDED",
-        progress: 1,
-        message: importMessage(report),
-        startedAt: now,
-        finishedAt: now,
-      },
+  await publishRunEvent(toEvent(created, STATUS_CHANGED));
+  try {
+    // Written before anything runs it: a request that dies in the middle leaves a RUNNING run whose
+    // job is missing, which the reconciler queues (run-recovery.ts) and the job finishes from here.
+    await writeImportRows(importRowsPath(access.projectId, created.id), rows);
+    if (inline) {
+      const message = await storeImportRows(created.id, {
+        progress: (fraction, text, changed) => reportRunProgress(created.id, fraction, text, changed),
+      });
+      await finishRun(created.id, message, 1);
+    } else {
+      await enqueue("eval.import", { runId: created.id });
+    }
+  } catch (err) {
+    // Never left QUEUED or RUNNING with nothing to finish it; the reason is on the run and answered.
+    const reason = inline
+      ? `Import failed: ${(err as Error).message}`
+      : `Could not queue the import: ${(err as Error).message}`;
+    const res = await db().run.updateMany({
+      where: { id: created.id, status: { in: ["QUEUED", "RUNNING"] } },
+      data: { status: "FAILED", error: reason.slice(0, 4000), finishedAt: new Date() },
     });
-    await tx.episode.createMany({
-      data: matched.map((m) => ({
-        ...episodeOf(m),
-        runId: created.id,
-        modelId: model.id,
-        rolloutIndex: 0,
-        k: input.k,
-        promptMode: input.mode,
-      })),
-    });
-    return created;
-  });
-  // Summarized from the stored rows, like an evaluated run (evals-summary.ts).
-  const summary = await computeRunSummary(run.id, matched.length);
-  await db().run.update({
-    where: { id: run.id },
-    data: { summary: JSON.parse(JSON.stringify(summary)) as Prisma.InputJsonValue },
-  });
-  const out = await getRun(access, run.id);
-  await publishRunEvent({
-    projectId: access.projectId,
-    runId: run.id,
-    status: out.status,
-    progress: out.progress,
-    message: out.message,
-    error: null,
-    at: new Date().toISOString(),
-  });
+    if (res.count)
+      await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: created.id } }), STATUS_CHANGED));
+    throw err;
+  }
+
   return {
-    run: out,
+    run: await getRun(access, created.id),
     group,
     rows: report.rows,
     matched: report.matched,

@@ -2,10 +2,11 @@
 // sample's full trajectory exactly once.
 //
 // Exactly once: an episode is keyed by (run, sample, rollout) (unique in the schema) and written
-// with its turns and tool calls in ONE nested create, which Prisma runs as one transaction. A
-// shard that resumes after a crash skips the samples whose row exists; if two workers ever race
-// on the same sample (a falsely stalled job), the second insert hits the unique key and is
-// dropped, so nothing is stored or counted twice.
+// with its turns and tool calls in ONE nested create, in one transaction with its counters in the
+// run's tallies (evals-tally-store.ts, issue 42 item 3). A shard that resumes after a crash skips
+// the samples whose row exists; if two workers ever race on the same sample (a falsely stalled
+// job), the second insert hits the unique key and is dropped with its counters, so nothing is
+// stored or counted twice.
 //
 // No single output fails a shard (issue 37): every string is made storable first (NUL and unpaired
 // surrogates escaped, texts capped; storable-text.ts), and a sample whose values Postgres still
@@ -16,7 +17,8 @@ import { db } from "../db";
 import { databaseRefusal } from "../db-errors";
 import { capText, STORED_TEXT_MAX_CHARS, StorableText, type StorageNotes } from "../storable-text";
 import { publishRunEvent } from "../events";
-import { RunCancelledError, toEvent } from "./runs";
+import { insertTallied, storedCount, type TalliedEpisode } from "./evals-tally-store";
+import { RunCancelledError, STATUS_CHANGED, toEvent } from "./runs";
 
 export interface ToolCallRecord {
   index: number;
@@ -110,11 +112,21 @@ function finalTextTurn(r: EpisodeRecord): number | null {
   return last !== undefined && r.finalText !== null && r.finalText === last.rawText ? last.index : null;
 }
 
+/** A JSON column's value as it reads back (SQL NULL is null). */
+function stored(v: Prisma.InputJsonValue | typeof Prisma.DbNull): unknown {
+  return v === Prisma.DbNull ? null : v;
+}
+
 /**
  * The create input of one episode, every string made storable (storable-text.ts): NUL and lone
  * surrogates escaped, texts capped at `maxChars`; what changed is recorded in `details.sanitized`.
+ * With it, the episode as its tally reads it: the values stored, turns in index order.
  */
-function episodeData(runId: string, r: EpisodeRecord, maxChars: number): Prisma.EpisodeUncheckedCreateInput {
+function episodeData(
+  runId: string,
+  r: EpisodeRecord,
+  maxChars: number,
+): { data: Prisma.EpisodeUncheckedCreateInput; tallied: TalliedEpisode } {
   const st = new StorableText(maxChars);
   const fromTurn = finalTextTurn(r);
   const turns = r.turns.map((t, ti) => {
@@ -174,7 +186,26 @@ function episodeData(runId: string, r: EpisodeRecord, maxChars: number): Prisma.
   // Last, so that the notes cover every field above (details' own strings included).
   const details = st.json("details", r.details);
   const marked = fromTurn === null ? details : withDetail(details, FINAL_TEXT_FROM_TURN, fromTurn);
-  return { ...data, details: json(withNotes(marked, st.notes())) };
+  const storedDetails = json(withNotes(marked, st.notes()));
+  const tallied: TalliedEpisode = {
+    sampleId: data.sampleId,
+    status: data.status,
+    correct: data.correct,
+    score: data.score,
+    toolCallCount: data.toolCallCount,
+    details: stored(storedDetails),
+    promptMode: data.promptMode,
+    turns: [...turns]
+      .sort((a, b) => a.index - b.index)
+      .map((t) => ({
+        rawText: t.rawText,
+        forcedPrefix: t.forcedPrefix,
+        parseIssues: stored(t.parseIssues),
+        forcedFinal: t.forcedFinal,
+        timings: stored(t.timings),
+      })),
+  };
+  return { data: { ...data, details: storedDetails }, tallied };
 }
 
 /**
@@ -206,9 +237,21 @@ export function storeEpisode(runId: string, r: EpisodeRecord, opts: StoreEpisode
   return store(runId, r, opts.maxTextChars ?? STORED_TEXT_MAX_CHARS, true);
 }
 
+/** Long texts take a while to write on a loaded machine; Prisma's 5 s default is for short work. */
+const STORE_TX = { timeout: 120_000, maxWait: 30_000 } as const;
+
 async function store(runId: string, r: EpisodeRecord, maxChars: number, fallback: boolean): Promise<boolean> {
   try {
-    await db().episode.create({ data: episodeData(runId, r, maxChars) });
+    const { data, tallied } = episodeData(runId, r, maxChars);
+    // The episode with its turns and tool calls, and its counters in the run's tallies: one transaction.
+    await db().$transaction(
+      (tx) =>
+        insertTallied(tx, runId, [r.sampleId], async () => {
+          await tx.episode.create({ data });
+          return [tallied];
+        }),
+      STORE_TX,
+    );
     return true;
   } catch (err) {
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") return false;
@@ -248,8 +291,9 @@ export async function storedSampleIds(runId: string, sampleIds: readonly string[
   return new Set(rows.map((r) => r.sampleId));
 }
 
+/** Episodes stored in the run, from its tallies (evals-tally-store.ts): no count over its rows. */
 export function countStored(runId: string): Promise<number> {
-  return db().episode.count({ where: { runId } });
+  return storedCount(runId);
 }
 
 /**
@@ -265,7 +309,7 @@ export async function startRunPart(runId: string): Promise<Run | null> {
   });
   const run = await db().run.findUnique({ where: { id: runId } });
   if (!run || run.status !== "RUNNING") return null;
-  if (moved.count) await publishRunEvent(toEvent(run));
+  if (moved.count) await publishRunEvent(toEvent(run, STATUS_CHANGED));
   return run;
 }
 
@@ -275,25 +319,29 @@ export async function noteRunPartRetry(runId: string, message: string): Promise<
     where: { id: runId, status: "RUNNING" },
     data: { message: message.slice(0, 1000) },
   });
-  if (res.count) await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: runId } })));
+  if (res.count) await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: runId } }), {}));
 }
 
 /**
  * Progress of a sharded run: stored / total samples. Several shards report at once, so the row
  * only ever moves forward (a shard that counted earlier cannot write a smaller value after one
- * that counted later). Throws RunCancelledError when the run is no longer RUNNING.
+ * that counted later). Throws RunCancelledError when the run is no longer RUNNING. `stored`: the
+ * episodes this shard stored since its last report (the event's `changed.episodes`); a report
+ * another shard's overtook publishes nothing, its episodes shown by that shard's event.
  */
-export async function reportStoredProgress(runId: string, total: number): Promise<number> {
-  const stored = await countStored(runId);
+export async function reportStoredProgress(runId: string, total: number, stored = 1): Promise<number> {
+  const count = await countStored(runId);
   // 1 is written by the parent when the summary is stored, not by a shard.
-  const fraction = Math.min(0.99, total ? stored / total : 0);
+  const fraction = Math.min(0.99, total ? count / total : 0);
   const res = await db().run.updateMany({
     where: { id: runId, status: "RUNNING", progress: { lt: fraction } },
-    data: { progress: fraction, message: `${stored}/${total} samples` },
+    data: { progress: fraction, message: `${count}/${total} samples` },
   });
-  if (res.count) await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: runId } })));
-  else await assertRunActive(runId);
-  return stored;
+  if (res.count) {
+    const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
+    await publishRunEvent(toEvent(run, { episodes: { count: stored } }));
+  } else await assertRunActive(runId);
+  return count;
 }
 
 /** Throws RunCancelledError unless the run is still RUNNING (checked between samples). */

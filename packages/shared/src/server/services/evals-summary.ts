@@ -1,6 +1,6 @@
 // SPEC §5 summaries, computed from stored episode rows (never from a worker's memory), so a
 // resumed, sharded or imported run is summarized exactly like a run that went through in one go.
-import type { QuestionType } from "@paravt/db";
+import type { Prisma, QuestionType } from "@paravt/db";
 import {
   DURATION_CATEGORIES,
   type AccuracyCount,
@@ -131,25 +131,63 @@ export function toSummaryRow(r: {
   };
 }
 
-/** The stored rows of many runs at once (one query), as summary input, keyed by run id. */
+/** The episode columns `toSummaryRow` reads (Prisma select). */
+export const SUMMARY_ROW_SELECT = {
+  status: true,
+  correct: true,
+  score: true,
+  toolCallCount: true,
+  details: true,
+  promptMode: true,
+  sample: { select: { questionType: true, metadata: true } },
+  turns: FORMAT_TURN_SELECT,
+} as const;
+
+/**
+ * Episodes read per query. Prisma loads a page's samples and turns with one bound parameter per
+ * episode, and Postgres takes at most 65,535: a 100,000-episode run read in one query failed.
+ */
+export const SUMMARY_PAGE = 2000;
+
+/**
+ * The stored rows of `runIds` as summary input, in pages of SUMMARY_PAGE (bounded memory too), one
+ * run after another in (sample, rollout) order: each page is one range of the run's unique index.
+ */
+export async function* summaryRowPages(
+  runIds: readonly string[],
+  client: Pick<Prisma.TransactionClient, "episode"> = db(),
+): AsyncGenerator<{ runId: string; row: SummaryRow }[]> {
+  for (const runId of runIds) {
+    let after: { sampleId: string; rolloutIndex: number } | null = null;
+    for (;;) {
+      const where: Prisma.EpisodeWhereInput = {
+        runId,
+        ...(after
+          ? {
+              sampleId: { gte: after.sampleId },
+              OR: [{ sampleId: { gt: after.sampleId } }, { rolloutIndex: { gt: after.rolloutIndex } }],
+            }
+          : {}),
+      };
+      const page = await client.episode.findMany({
+        where,
+        select: { sampleId: true, rolloutIndex: true, ...SUMMARY_ROW_SELECT },
+        orderBy: [{ sampleId: "asc" }, { rolloutIndex: "asc" }],
+        take: SUMMARY_PAGE,
+      });
+      if (page.length) yield page.map((r) => ({ runId, row: toSummaryRow(r) }));
+      if (page.length < SUMMARY_PAGE) break;
+      const last = page[page.length - 1]!;
+      after = { sampleId: last.sampleId, rolloutIndex: last.rolloutIndex };
+    }
+  }
+}
+
+/** The stored rows of many runs, as summary input, keyed by run id. */
 export async function summaryRowsOf(runIds: readonly string[]): Promise<Map<string, SummaryRow[]>> {
   const out = new Map<string, SummaryRow[]>(runIds.map((id) => [id, []]));
   if (!runIds.length) return out;
-  const rows = await db().episode.findMany({
-    where: { runId: { in: [...runIds] } },
-    select: {
-      runId: true,
-      status: true,
-      correct: true,
-      score: true,
-      toolCallCount: true,
-      details: true,
-      promptMode: true,
-      sample: { select: { questionType: true, metadata: true } },
-      turns: FORMAT_TURN_SELECT,
-    },
-  });
-  for (const r of rows) out.get(r.runId)!.push(toSummaryRow(r));
+  for await (const page of summaryRowPages(runIds)) for (const { runId, row } of page) out.get(runId)!.push(row);
   return out;
 }
 

@@ -28,13 +28,16 @@ import type { ProjectAccess } from "./access";
 import { buildMatrix } from "./evals-matrix";
 import { buildGroupTable } from "./evals-table";
 import { enqueueEvalFlow } from "./evals-queue";
-import { durationCategoryOf, summarize, summaryRowsOf } from "./evals-summary";
-import { getRun, toEvent, toRunOutput } from "./runs";
+import { computeRunSummary, durationCategoryOf } from "./evals-summary";
+import { liveSummaries } from "./evals-tally-store";
+import { getRun, STATUS_CHANGED, toEvent, toRunOutput } from "./runs";
 
 export { buildMatrix, headline } from "./evals-matrix";
 export { buildGroupTable, percent, TABLE_POLICY, tableCsv, tableMarkdown } from "./evals-table";
 export { closeEvalFlows, enqueueEvalFlow, shardJobId, shardRanges } from "./evals-queue";
 export { computeRunSummary, durationCategoryOf, summarize, summaryRowsOf, type SummaryRow } from "./evals-summary";
+export { summaryFromTallies, tallyRows, type Tally } from "./evals-tally";
+export { ensureTallied, insertTallied, liveSummaries, runTallies, type TalliedEpisode } from "./evals-tally-store";
 export {
   assertRunActive,
   countedToolCalls,
@@ -49,6 +52,7 @@ export {
   type TurnRecord,
 } from "./evals-store";
 export { importReference, importMessage, parseReferenceFile, type ImportReferenceResult } from "./evals-import";
+export { IMPORT_BATCH_ROWS, importRowsPath, storeImportRows } from "./evals-import-rows";
 export { getEpisode, getEpisodeText, getFullEpisode, previewJson, type EpisodePageOptions } from "./evals-episode";
 
 const EVAL_KINDS = ["eval", "import"] as const;
@@ -137,7 +141,7 @@ export async function createEvalRun(
     },
   });
   // Published before enqueueing so that no subscriber can see RUNNING before QUEUED.
-  await publishRunEvent(toEvent(run));
+  await publishRunEvent(toEvent(run, STATUS_CHANGED));
   try {
     await enqueueEvalFlow(run.id, spec.sampleIds.length, spec.shardSize);
   } catch (err) {
@@ -146,7 +150,7 @@ export async function createEvalRun(
       where: { id: run.id },
       data: { status: "FAILED", error: `Could not enqueue: ${(err as Error).message}`, finishedAt: new Date() },
     });
-    await publishRunEvent(toEvent(failed)).catch(() => undefined);
+    await publishRunEvent(toEvent(failed, STATUS_CHANGED)).catch(() => undefined);
     throw err;
   }
   return getRun(access, run.id);
@@ -215,6 +219,8 @@ export async function launchEval(
 type RunRow = Run & {
   createdBy: { email: string } | null;
   model: { id: string; name: string; kind: "NANO_CHECKPOINT" | "OPENAI_COMPATIBLE" | "EXTERNAL" } | null;
+  /** How many sample ids the launch fixed in `config.sampleIds` (null: none), which `config` lacks here. */
+  sampleIdCount: number | null;
 };
 
 const runInclude = {
@@ -222,16 +228,52 @@ const runInclude = {
   model: { select: { id: true, name: true, kind: true } },
 } as const;
 
+/**
+ * Eval and import runs with their settings, `config` read without its `sampleIds` (counted in
+ * Postgres instead): a launch's sample ids are most of a big run's config (100,000 ids are 3 MB
+ * of JSON) and a read of the run's summary or page needs only their number.
+ */
+async function findEvalRuns(args: {
+  where: Prisma.RunWhereInput;
+  orderBy?: Prisma.RunOrderByWithRelationInput;
+  take?: number;
+}): Promise<RunRow[]> {
+  const rows = await db().run.findMany({
+    ...args,
+    where: { AND: [args.where, { kind: { in: [...EVAL_KINDS] } }] },
+    omit: { config: true },
+    include: runInclude,
+  });
+  if (!rows.length) return [];
+  const configs = await db().$queryRaw<{ id: string; config: Prisma.JsonValue; sampleIdCount: number | null }[]>`
+    SELECT id, CASE WHEN jsonb_typeof(config) = 'object' THEN config - 'sampleIds' ELSE config END AS config,
+           CASE WHEN jsonb_typeof(config -> 'sampleIds') = 'array' THEN jsonb_array_length(config -> 'sampleIds') END
+             AS "sampleIdCount"
+    FROM runs WHERE id = ANY(${rows.map((r) => r.id)}::text[])`;
+  const byId = new Map(configs.map((c) => [c.id, c]));
+  return rows.flatMap((r) => {
+    const c = byId.get(r.id);
+    return c ? [{ ...r, config: c.config ?? {}, sampleIdCount: c.sampleIdCount }] : [];
+  });
+}
+
+/** An eval run's settings as `findEvalRuns` reads them (its sample ids counted, not listed). */
+const evalRunSettings = evalRunConfig.omit({ sampleIds: true });
+
 /** An eval or import run's settings, whichever of the two it is (null: not an eval run). */
-function settingsOf(r: Run) {
-  const ev = evalRunConfig.safeParse(r.config);
-  if (ev.success) return { ...ev.data, imported: false as const, sampleCount: ev.data.sampleIds.length };
+function settingsOf(r: RunRow) {
+  const ev = evalRunSettings.safeParse(r.config);
+  if (ev.success && r.sampleIdCount !== null)
+    return { ...ev.data, imported: false as const, sampleCount: r.sampleIdCount };
   const im = importedRunConfig.safeParse(r.config);
   if (im.success) return { ...im.data, knobs: null, imported: true as const, sampleCount: im.data.imported.matched };
   return null;
 }
 
-/** Run outputs with summaries: the stored one of a finished run, else computed from its rows. */
+/**
+ * Run outputs with summaries: the stored one of a finished run, else the live one from the run's
+ * tallies (evals-tally-store.ts: a few rows, whatever the run's size).
+ */
 async function toEvalOutputs(rows: readonly RunRow[]): Promise<EvalRunOutput[]> {
   const parsed = rows.map((r) => ({ r, s: settingsOf(r) })).filter((x) => x.s !== null);
   const datasetIds = [...new Set(parsed.map((x) => x.s!.datasetId))];
@@ -242,21 +284,22 @@ async function toEvalOutputs(rows: readonly RunRow[]): Promise<EvalRunOutput[]> 
     ]),
   );
   // A stored summary written before the summary gained a figure (e.g. format compliance) no
-  // longer parses: it is recomputed from the rows like a live one, and stored again once.
+  // longer parses: it is recomputed from the rows, like the final one, and stored again once.
   const storedSummary = new Map<string, EvalSummary>();
   for (const { r } of parsed) {
     const ok = r.summary === null ? null : evalSummary.safeParse(r.summary);
     if (ok?.success) storedSummary.set(r.id, ok.data);
   }
   const recompute = parsed.filter((x) => !storedSummary.has(x.r.id));
-  const rowsOf = await summaryRowsOf(recompute.map((x) => x.r.id));
-  const outdated: { id: string; summary: EvalSummary }[] = [];
-  for (const { r, s } of recompute) {
-    const summary = summarize(rowsOf.get(r.id) ?? [], s!.sampleCount);
+  const live = await liveSummaries(
+    recompute.filter((x) => x.r.summary === null).map((x) => ({ id: x.r.id, samples: x.s!.sampleCount })),
+  );
+  for (const [id, summary] of live) storedSummary.set(id, summary);
+  for (const { r, s } of recompute.filter((x) => x.r.summary !== null)) {
+    const summary = await computeRunSummary(r.id, s!.sampleCount);
     storedSummary.set(r.id, summary);
-    if (r.summary !== null) outdated.push({ id: r.id, summary });
+    await storeSummary(r.id, summary);
   }
-  for (const o of outdated) await storeSummary(o.id, o.summary);
   return parsed.map(({ r, s }) => {
     const settings = s!;
     const summary = storedSummary.get(r.id)!;
@@ -276,11 +319,8 @@ async function toEvalOutputs(rows: readonly RunRow[]): Promise<EvalRunOutput[]> 
 }
 
 export async function getEvalRun(access: ProjectAccess, runId: string): Promise<EvalRunOutput> {
-  const r = await db().run.findFirst({
-    where: { id: runId, projectId: access.projectId, kind: { in: [...EVAL_KINDS] } },
-    include: runInclude,
-  });
-  const [out] = r ? await toEvalOutputs([r]) : [];
+  const rows = await findEvalRuns({ where: { id: runId, projectId: access.projectId } });
+  const [out] = await toEvalOutputs(rows);
   if (!out) throw new NotFoundError("Evaluation run");
   return out;
 }
@@ -293,9 +333,8 @@ function groupOf(runs: EvalRunOutput[]): EvalGroupOutput {
 /** The project's most recent evaluation groups, newest first, each with its runs and progress. */
 export async function listGroups(access: ProjectAccess, input: { limit: number }): Promise<EvalGroupOutput[]> {
   // Groups are found among recent runs: a launch is at most MAX_EVAL_RUNS_PER_LAUNCH runs.
-  const rows = await db().run.findMany({
-    where: { projectId: access.projectId, kind: { in: [...EVAL_KINDS] } },
-    include: runInclude,
+  const rows = await findEvalRuns({
+    where: { projectId: access.projectId },
     orderBy: { createdAt: "desc" },
     take: input.limit * 64,
   });
@@ -311,13 +350,8 @@ export async function listGroups(access: ProjectAccess, input: { limit: number }
 }
 
 async function groupRuns(access: ProjectAccess, groupId: string): Promise<EvalRunOutput[]> {
-  const rows = await db().run.findMany({
-    where: {
-      projectId: access.projectId,
-      kind: { in: [...EVAL_KINDS] },
-      config: { path: ["group", "id"], equals: groupId },
-    },
-    include: runInclude,
+  const rows = await findEvalRuns({
+    where: { projectId: access.projectId, config: { path: ["group", "id"], equals: groupId } },
     orderBy: { createdAt: "asc" },
   });
   const runs = await toEvalOutputs(rows);
@@ -342,10 +376,7 @@ export async function matrix(
   let runs: EvalRunOutput[] = [];
   if (input.groupId) runs = await groupRuns(access, input.groupId);
   if (input.runIds) {
-    const rows = await db().run.findMany({
-      where: { id: { in: input.runIds }, projectId: access.projectId, kind: { in: [...EVAL_KINDS] } },
-      include: runInclude,
-    });
+    const rows = await findEvalRuns({ where: { id: { in: input.runIds }, projectId: access.projectId } });
     if (rows.length !== new Set(input.runIds).size) throw new NotFoundError("Evaluation run");
     const seen = new Set(runs.map((r) => r.id));
     runs = [...runs, ...(await toEvalOutputs(rows)).filter((r) => !seen.has(r.id))];
@@ -397,13 +428,8 @@ export async function flipFilter(
 
 /** Eval and import runs on a dataset, newest first (the pickers of the comparison page). */
 export async function listRunsOnDataset(access: ProjectAccess, datasetId: string): Promise<EvalRunOutput[]> {
-  const rows = await db().run.findMany({
-    where: {
-      projectId: access.projectId,
-      kind: { in: [...EVAL_KINDS] },
-      config: { path: ["datasetId"], equals: datasetId },
-    },
-    include: runInclude,
+  const rows = await findEvalRuns({
+    where: { projectId: access.projectId, config: { path: ["datasetId"], equals: datasetId } },
     orderBy: { createdAt: "desc" },
     take: 200,
   });
@@ -453,12 +479,40 @@ export async function sampleWhere(access: ProjectAccess, input: SampleFilterInpu
   };
 }
 
-/** The order of a run's samples in the table and the grid: sample key, rollout, then id (the cursor). */
+/**
+ * The order of a run's samples in the table and the grid: sample key, rollout, then id (the
+ * cursor). The key is the episode's copy of its sample's (`sampleKey`), so a page is one range of
+ * the (run, sample key, rollout, id) index, not a join with every sample of the run and a sort.
+ */
 export const SAMPLE_ORDER: Prisma.EpisodeOrderByWithRelationInput[] = [
-  { sample: { key: "asc" } },
+  { sampleKey: "asc" },
   { rolloutIndex: "asc" },
   { id: "asc" },
 ];
+
+/**
+ * The run's episodes from the cursor episode on, in SAMPLE_ORDER (the cursor names the first
+ * episode of the page), as a range of that index; null when the cursor names no episode of the
+ * run (an empty page). Prisma's own `cursor` compares through per-row subqueries and reads the
+ * rest of the run.
+ */
+export async function fromCursor(runId: string, cursor: string | undefined): Promise<Prisma.EpisodeWhereInput | null> {
+  if (cursor === undefined) return {};
+  const at = await db().episode.findFirst({
+    where: { id: cursor, runId },
+    select: { id: true, sampleKey: true, rolloutIndex: true },
+  });
+  if (!at || at.sampleKey === null) return null;
+  const key = at.sampleKey;
+  return {
+    sampleKey: { gte: key },
+    OR: [
+      { sampleKey: { gt: key } },
+      { sampleKey: key, rolloutIndex: { gt: at.rolloutIndex } },
+      { sampleKey: key, rolloutIndex: at.rolloutIndex, id: { gte: at.id } },
+    ],
+  };
+}
 
 /** Per-sample rows of a run with the review filters; each row names its episode. */
 export async function listSamples(
@@ -466,8 +520,10 @@ export async function listSamples(
   input: Omit<EvalSampleListInput, "projectId">,
 ): Promise<{ items: EvalSampleRow[]; nextCursor: string | null }> {
   const where = await sampleWhere(access, input);
+  const from = await fromCursor(input.runId, input.cursor);
+  if (!from) return { items: [], nextCursor: null };
   const rows = await db().episode.findMany({
-    where,
+    where: { AND: [where, from] },
     include: {
       sample: {
         select: { key: true, question: true, questionType: true, answer: true, metadata: true, videoId: true },
@@ -475,7 +531,6 @@ export async function listSamples(
     },
     orderBy: SAMPLE_ORDER,
     take: input.limit + 1,
-    ...(input.cursor ? { cursor: { id: input.cursor } } : {}),
   });
   const page = rows.slice(0, input.limit);
   return {

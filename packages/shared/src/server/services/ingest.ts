@@ -10,7 +10,7 @@ import type {
   MetricItem,
   RolloutItem,
 } from "../../contracts/ingest";
-import type { RunOutput } from "../../contracts/runs";
+import { episodesChange, RUN_CHANGE_MAX_IDS, type RunChange, type RunOutput } from "../../contracts/runs";
 import { NotFoundError, ValidationError } from "../../errors";
 import { db } from "../db";
 import { isUniqueViolation } from "../db-errors";
@@ -21,7 +21,8 @@ import { assertCan, type ProjectAccess } from "./access";
 import { getFullEpisode } from "./evals";
 import { escapeUnstorable, StorableText } from "../storable-text";
 import { storeEpisode } from "./evals-store";
-import { toEvent, toRunOutput } from "./runs";
+import { lastSteps, metricsChange } from "./metrics";
+import { announceRunChange, STATUS_CHANGED, toEvent, toRunOutput } from "./runs";
 
 /** The job name of runs that no worker executes: their status comes from the API. */
 export const EXTERNAL_JOB = "external";
@@ -121,7 +122,7 @@ export async function createExternalRun(
       },
       include: creator,
     });
-    await publishRunEvent(toEvent(run));
+    await publishRunEvent(toEvent(run, STATUS_CHANGED));
     return { run: toRunOutput(run), datasetId, created: true };
   });
 }
@@ -158,7 +159,7 @@ export async function setExternalRunStatus(
     },
     include: creator,
   });
-  await publishRunEvent(toEvent(updated));
+  await publishRunEvent(toEvent(updated, updated.status !== run.status ? STATUS_CHANGED : {}));
   return toRunOutput(updated);
 }
 
@@ -185,6 +186,11 @@ export async function ingestMetrics(
   const run = await externalRun(access, input.runId);
   assertOpen(run);
   const steps = [...new Set(input.items.map((i) => i.step))];
+  // Each series' last step before this batch: a point at or before it is written out of order.
+  const before = await lastSteps(
+    run.id,
+    input.items.flatMap((i) => Object.keys(i.values)),
+  );
   const existing = await db().metric.findMany({
     where: { runId: run.id, step: { in: steps } },
     select: { step: true, name: true, value: true },
@@ -237,19 +243,20 @@ export async function ingestMetrics(
   // skipDuplicates: a concurrent batch with the same rows loses nothing and doubles nothing.
   if (rows.length) {
     await db().metric.createMany({ data: rows, skipDuplicates: true });
-    await announceNewData(run);
+    await announceNewData(run, { metrics: metricsChange(rows, before) });
   }
   return summarize(results);
 }
 
 /**
  * Tells the project's live pages that an external run has new points or rollouts, as a worker's
- * progress does for the workbench's own runs (the run page refetches its charts and "rollouts of
- * step N" on a run event). Only for batches that stored something: a retried batch of duplicates
- * is silent. The row is not written: its status and message stay the trainer's.
+ * progress does for the workbench's own runs, saying which (`changed`: the series and steps, the
+ * episodes), so a run page appends the new points and refetches "rollouts of step N" only for
+ * rollouts. Only for batches that stored something: a retried batch of duplicates is silent. The
+ * row is not written: its status and message stay the trainer's.
  */
-async function announceNewData(run: Run): Promise<void> {
-  await publishRunEvent(toEvent(run));
+async function announceNewData(run: Run, changed: RunChange): Promise<void> {
+  await announceRunChange(run, changed);
 }
 
 /**
@@ -363,7 +370,7 @@ export async function ingestRollouts(
     ).map((e) => e.externalId),
   );
   const results: IngestItemResult[] = [];
-  let anyStored = false;
+  const storedIds: string[] = [];
   for (const item of input.items) {
     if (known.has(item.id)) {
       results.push({ id: item.id, status: "duplicate" });
@@ -413,7 +420,7 @@ export async function ingestRollouts(
     known.add(item.id);
     if (stored) {
       results.push({ id: item.id, status: "stored", ...(sample.note ? { reason: sample.note } : {}) });
-      anyStored = true;
+      storedIds.push(item.id);
     } else {
       // The unique (run, client id) or (run, sample, index) refused it: which one decides the status.
       const same = await db().episode.findFirst({
@@ -431,7 +438,19 @@ export async function ingestRollouts(
       );
     }
   }
-  if (anyStored) await announceNewData(run);
+  if (storedIds.length) {
+    // Our ids of what was stored, when few enough to name (one indexed read of this batch's).
+    const ids =
+      storedIds.length <= RUN_CHANGE_MAX_IDS
+        ? (
+            await db().episode.findMany({
+              where: { runId: run.id, externalId: { in: storedIds } },
+              select: { id: true },
+            })
+          ).map((e) => e.id)
+        : undefined;
+    await announceNewData(run, { episodes: ids ? episodesChange(ids) : { count: storedIds.length } });
+  }
   return summarize(results);
 }
 

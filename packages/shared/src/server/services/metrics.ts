@@ -1,8 +1,9 @@
 import { Prisma } from "@paravt/db";
-import { flattenConfig } from "../../contracts/runs";
+import { flattenConfig, RUN_CHANGE_MAX_NAMES, type MetricsChange } from "../../contracts/runs";
 import { NotFoundError } from "../../errors";
 import { csvRow } from "../csv";
 import { db } from "../db";
+import { downsampleMinMax, type SeriesPoint } from "../../metrics-downsample";
 import type {
   ConfigDiffOutput,
   MetricExportInput,
@@ -11,35 +12,10 @@ import type {
   MetricX,
 } from "../../contracts/runs";
 import type { ProjectAccess } from "./access";
+import { rollupExtremesSql, rollupLevel } from "./metric-rollups";
 
-export interface SeriesPoint {
-  step: number;
-  value: number;
-}
-
-/**
- * Min/max-preserving downsampling: each of maxPoints/2 buckets keeps its lowest and highest
- * point, so spikes (a loss blow-up) survive at any zoom level (DESIGN.md "Charts").
- */
-export function downsampleMinMax<P extends SeriesPoint>(points: P[], maxPoints: number): P[] {
-  if (points.length <= maxPoints) return points;
-  const buckets = Math.max(1, Math.floor(maxPoints / 2));
-  const size = points.length / buckets;
-  const out: P[] = [];
-  for (let b = 0; b < buckets; b++) {
-    const slice = points.slice(Math.floor(b * size), Math.floor((b + 1) * size));
-    if (slice.length === 0) continue;
-    let lo = slice[0]!;
-    let hi = slice[0]!;
-    for (const p of slice) {
-      if (p.value < lo.value) lo = p;
-      if (p.value > hi.value) hi = p;
-    }
-    if (lo === hi) out.push(lo);
-    else out.push(...(lo.step < hi.step ? [lo, hi] : [hi, lo]));
-  }
-  return out;
-}
+// The in-memory downsampler moved to the client-safe entry (a live chart compacts with it too).
+export { downsampleMinMax, type SeriesPoint } from "../../metrics-downsample";
 
 export async function readSeries(
   access: ProjectAccess,
@@ -63,18 +39,64 @@ export async function readSeries(
   );
 }
 
-/** Writes one step's metrics; a retried step writes nothing twice (unique run + name + step). */
+/**
+ * Writes one step's metrics; a retried step writes nothing twice (unique run + name + step).
+ * Returns what a run event says of it (`changed.metrics`), null when nothing was finite to write.
+ */
 export async function recordStep(
   runId: string,
   step: number,
   values: Record<string, number>,
   /** When the step happened; defaults to the database's now() (seeders and imports pass it). */
   at?: Date,
-): Promise<void> {
+): Promise<MetricsChange | null> {
   const data = Object.entries(values)
     .filter(([, v]) => Number.isFinite(v))
     .map(([name, value]) => ({ runId, step, name, value, ...(at ? { wallTime: at } : {}) }));
-  if (data.length) await db().metric.createMany({ data, skipDuplicates: true });
+  if (!data.length) return null;
+  const before = await lastSteps(
+    runId,
+    data.map((d) => d.name),
+  );
+  // A retried step (a resumed run) writes nothing and announces nothing.
+  const { count } = await db().metric.createMany({ data, skipDuplicates: true });
+  if (count === 0) return null;
+  return metricsChange(
+    data.map((d) => ({ name: d.name, step })),
+    before,
+  );
+}
+
+/**
+ * The last stored step of each named series of a run (absent: none yet), one index probe each:
+ * what tells a write out of step order (`changed.metrics.backfill`).
+ */
+export async function lastSteps(runId: string, names: readonly string[]): Promise<Map<string, number>> {
+  const unique = [...new Set(names)];
+  if (!unique.length) return new Map();
+  const rows = await db().$queryRaw<{ name: string; last: number | null }[]>`
+    SELECT n.name, (SELECT max(step) FROM metrics m WHERE m.run_id = ${runId} AND m.name = n.name) AS last
+    FROM unnest(${unique}::text[]) AS n(name)`;
+  return new Map(rows.filter((r) => r.last !== null).map((r) => [r.name, r.last!]));
+}
+
+/**
+ * `changed.metrics` of written points: their step range, the names unless too many to list, and
+ * `backfill` when one lands at or before its series' last step before the write (`before`).
+ */
+export function metricsChange(
+  written: readonly { name: string; step: number }[],
+  before: ReadonlyMap<string, number>,
+): MetricsChange {
+  const unique = [...new Set(written.map((w) => w.name))].sort();
+  const steps = written.map((w) => w.step);
+  const backfill = written.some((w) => w.step <= (before.get(w.name) ?? -Infinity));
+  return {
+    ...(unique.length <= RUN_CHANGE_MAX_NAMES ? { names: unique } : {}),
+    fromStep: Math.min(...steps),
+    toStep: Math.max(...steps),
+    ...(backfill ? { backfill: true as const } : {}),
+  };
 }
 
 /** The highest step with a stored metric (null before the first): how far a run is recorded. */
@@ -138,12 +160,20 @@ function windowSql(w: SeriesWindow): Prisma.Sql {
 
 /**
  * One series in a window, downsampled IN THE DATABASE (issue 42 item 2): the rows never leave
- * Postgres. A window of up to maxPoints rows comes back as it is (one index range read of at most
- * maxPoints + 1 rows tells). Above that, the window's step range is cut into maxPoints/2 equal
+ * Postgres. One probe reads the window's first and last step and whether it holds more than
+ * maxPoints rows (an index read that stops at row maxPoints + 1). A window of up to maxPoints rows
+ * comes back as it is. Above that, the window's step range is cut into (maxPoints - 1)/2 equal
  * buckets (`width_bucket`) and each keeps its lowest and highest point (DESIGN.md "Charts": spikes
  * survive at any zoom): `min(ARRAY[value, step])` picks a bucket's lowest value with its step in
  * one hash-aggregate pass, ties to the earliest step (`max(ARRAY[value, -step])` the same for the
- * highest), so the window is never sorted; then the kept points' times are read by step.
+ * highest), so the window is never sorted. A long span of steps reads the pre-aggregated tier
+ * instead of the rows (metric-rollups.ts); a wall-time window always reads its rows. The kept
+ * points' times are joined in the same statement, and every answer is one row of arrays (a
+ * thousand rows through the driver cost more than the query). The window's last point is always
+ * kept (issue 42 item 1): a live chart appends the points after it, and a chart's "value @ step N"
+ * is the latest step's.
+ * `live`: only the points after `afterStep` and up to `untilStep` (a live chart's new points,
+ * `readSeriesSince`).
  */
 async function readOneSeries(
   runId: string,
@@ -151,38 +181,60 @@ async function readOneSeries(
   t0: number,
   maxPoints: number,
   w: SeriesWindow,
+  live: { afterStep: number | null; untilStep?: number } = { afterStep: null },
 ): Promise<{ total: number; points: MetricPoint[] }> {
-  const where = Prisma.sql`run_id = ${runId} AND name = ${name} ${windowSql(w)}`;
-  const at = (wallTime: Date) => (wallTime.getTime() - t0) / 1000;
-  const head = await db().$queryRaw<{ step: number; value: number; wall_time: Date }[]>`
-    SELECT step, value, wall_time FROM metrics WHERE ${where} ORDER BY step LIMIT ${maxPoints + 1}`;
-  if (head.length <= maxPoints) {
-    return { total: head.length, points: head.map((r) => ({ step: r.step, value: r.value, t: at(r.wall_time) })) };
+  const after = live.afterStep === null ? Prisma.empty : Prisma.sql`AND step > ${live.afterStep}`;
+  const until = live.untilStep === undefined ? Prisma.empty : Prisma.sql`AND step <= ${live.untilStep}`;
+  const where = Prisma.sql`run_id = ${runId} AND name = ${name} ${windowSql(w)} ${after} ${until}`;
+  const [probe] = await db().$queryRaw<{ lo: number | null; hi: number | null; more: number | null }[]>`
+    SELECT (SELECT step FROM metrics WHERE ${where} ORDER BY step LIMIT 1) AS lo,
+           (SELECT step FROM metrics WHERE ${where} ORDER BY step DESC LIMIT 1) AS hi,
+           (SELECT step FROM metrics WHERE ${where} ORDER BY step OFFSET ${maxPoints} LIMIT 1) AS more`;
+  if (probe?.lo == null || probe.hi == null) return { total: 0, points: [] };
+  const toPoints = (r: SeriesArrays | undefined) => {
+    const vals = r?.vals ?? [];
+    const ms = r?.ms ?? [];
+    return (r?.steps ?? []).map((step, i) => ({ step, value: vals[i]!, t: (ms[i]! - t0) / 1000 }));
+  };
+  if (probe.more === null) {
+    const [all] = await db().$queryRaw<SeriesArrays[]>`
+      SELECT array_agg(step ORDER BY step) AS steps, array_agg(value ORDER BY step) AS vals,
+             array_agg(extract(epoch FROM wall_time) * 1000 ORDER BY step)::float8[] AS ms
+      FROM metrics WHERE ${where}`;
+    const points = toPoints(all);
+    return { total: points.length, points };
   }
-  const [last] = await db().$queryRaw<{ step: number }[]>`
-    SELECT step FROM metrics WHERE ${where} ORDER BY step DESC LIMIT 1`;
-  const lo = head[0]!.step;
-  const hi = last!.step;
-  const buckets = Math.max(1, Math.floor(maxPoints / 2));
-  const extremes = await db().$queryRaw<{ low: number[]; high: number[]; n: number }[]>`
-    SELECT min(ARRAY[value, step::float8]) AS low, max(ARRAY[value, -step::float8]) AS high, count(*)::int AS n
-    FROM metrics WHERE ${where}
-    GROUP BY width_bucket(step, ${lo}, ${hi + 1}, ${buckets})`;
-  const kept = new Map<number, number>();
-  let total = 0;
-  for (const e of extremes) {
-    total += e.n;
-    kept.set(e.low[1]!, e.low[0]!);
-    kept.set(-e.high[1]!, e.high[0]!);
-  }
-  const steps = [...kept.keys()];
-  const times = await db().$queryRaw<{ step: number; wall_time: Date }[]>`
-    SELECT step, wall_time FROM metrics WHERE run_id = ${runId} AND name = ${name} AND step = ANY(${steps}::int[])`;
-  const timeOf = new Map(times.map((r) => [r.step, r.wall_time]));
-  const points = steps
-    .map((step) => ({ step, value: kept.get(step)!, t: at(timeOf.get(step)!) }))
-    .sort((a, b) => a.step - b.step);
-  return { total, points };
+  const { lo, hi } = probe;
+  const buckets = Math.max(1, Math.floor((maxPoints - 1) / 2));
+  // Every condition of a step window is a step range, so [lo, hi] is the window: long spans read
+  // the pre-aggregated tier. A wall-time window scans its rows.
+  const level = w && "time" in w ? null : rollupLevel(lo, hi, buckets);
+  const extremes =
+    level !== null
+      ? rollupExtremesSql(runId, name, lo, hi, buckets, level)
+      : Prisma.sql`
+        SELECT min(ARRAY[value, step::float8]) AS low, max(ARRAY[value, -step::float8]) AS high, count(*)::int AS n
+        FROM metrics WHERE ${where}
+        GROUP BY width_bucket(step, ${lo}, ${hi + 1}, ${buckets})`;
+  const [kept] = await db().$queryRaw<(SeriesArrays & { total: number })[]>`
+    WITH ext AS (${extremes}),
+    kept AS (
+      SELECT (low[2])::int AS step FROM ext
+      UNION SELECT (-high[2])::int FROM ext
+      UNION SELECT ${hi}::int
+    )
+    SELECT array_agg(m.step ORDER BY m.step) AS steps, array_agg(m.value ORDER BY m.step) AS vals,
+           array_agg(extract(epoch FROM m.wall_time) * 1000 ORDER BY m.step)::float8[] AS ms,
+           (SELECT sum(n) FROM ext)::int AS total
+    FROM kept JOIN metrics m ON m.run_id = ${runId} AND m.name = ${name} AND m.step = kept.step`;
+  return { total: kept?.total ?? 0, points: toPoints(kept) };
+}
+
+/** A series' points as one row of parallel arrays (steps ascending, values, wall times in ms). */
+interface SeriesArrays {
+  steps: number[] | null;
+  vals: number[] | null;
+  ms: number[] | null;
 }
 
 /**
@@ -196,14 +248,49 @@ export async function readSeriesWindow(
 ): Promise<{ name: string; total: number; points: MetricPoint[] }[]> {
   const run = await runInProject(access, input.runId);
   const t0 = await timeZero(run.id);
-  const w: SeriesWindow = !input.range
-    ? null
-    : input.x === "step"
-      ? { step: { from: Math.ceil(input.range.from), to: Math.floor(input.range.to) } }
-      : { time: { from: new Date(t0 + input.range.from * 1000), to: new Date(t0 + input.range.to * 1000) } };
+  const w = seriesWindow(t0, input.x, input.range);
   return Promise.all(
     input.names.map(async (name) => ({ name, ...(await readOneSeries(run.id, name, t0, input.maxPoints, w)) })),
   );
+}
+
+/**
+ * A live chart's new points (issue 42 item 1): per series, the window's points after the step the
+ * chart already holds (up to `untilStep`, the event's last), read through the (run, name, step)
+ * index from that step on, so the cost follows the new points, not the run's length. Same window,
+ * x axis, time zero and downsampling as `readSeriesWindow`; `total` counts the new points.
+ */
+export async function readSeriesSince(
+  access: ProjectAccess,
+  input: {
+    runId: string;
+    series: { name: string; afterStep: number | null }[];
+    untilStep?: number;
+    maxPoints: number;
+    x: MetricX;
+    range?: { from: number; to: number };
+  },
+): Promise<{ name: string; total: number; points: MetricPoint[] }[]> {
+  const run = await runInProject(access, input.runId);
+  const t0 = await timeZero(run.id);
+  const w = seriesWindow(t0, input.x, input.range);
+  return Promise.all(
+    input.series.map(async (s) => ({
+      name: s.name,
+      ...(await readOneSeries(run.id, s.name, t0, input.maxPoints, w, {
+        afterStep: s.afterStep,
+        ...(input.untilStep !== undefined ? { untilStep: input.untilStep } : {}),
+      })),
+    })),
+  );
+}
+
+/** The zoom window of a read in the database's terms (steps, or wall times from t0). */
+function seriesWindow(t0: number, x: MetricX, range?: { from: number; to: number }): SeriesWindow {
+  if (!range) return null;
+  return x === "step"
+    ? { step: { from: Math.ceil(range.from), to: Math.floor(range.to) } }
+    : { time: { from: new Date(t0 + range.from * 1000), to: new Date(t0 + range.to * 1000) } };
 }
 
 /**

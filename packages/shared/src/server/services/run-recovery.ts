@@ -19,7 +19,7 @@ import { redis } from "../redis";
 import type { ProjectAccess } from "./access";
 import { enqueueEvalFlow, shardJobId, shardRanges } from "./evals-queue";
 import { evalRunConfig } from "../../contracts/evals";
-import { toEvent, getRun } from "./runs";
+import { STATUS_CHANGED, toEvent, getRun } from "./runs";
 
 /** BullMQ states in which a job is still going to run (or running: a dead worker's lock expires). */
 const LIVE_STATES = new Set(["active", "waiting", "delayed", "prioritized", "waiting-children"]);
@@ -87,7 +87,8 @@ async function setRow(
   data: Partial<Pick<Run, "status" | "message" | "error" | "finishedAt">>,
 ) {
   const res = await db().run.updateMany({ where: { id: runId, status: { in: from } }, data });
-  if (res.count) await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: runId } })));
+  if (res.count)
+    await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: runId } }), STATUS_CHANGED));
   return res.count > 0;
 }
 
@@ -204,7 +205,7 @@ export async function resumeAfterStalls(runId: string, reason: string): Promise<
   return false;
 }
 
-/** A user resumes a FAILED or CANCELLED evaluation or training run: only the missing work runs. */
+/** A user resumes a FAILED or CANCELLED evaluation, training or import run: only the missing work runs. */
 export async function resumeRun(access: ProjectAccess, runId: string): Promise<RunOutput> {
   const run = await db().run.findFirst({ where: { id: runId, projectId: access.projectId } });
   if (!run) throw new NotFoundError("Run");
@@ -217,7 +218,11 @@ export async function resumeRun(access: ProjectAccess, runId: string): Promise<R
   const message =
     run.jobName === "eval.run"
       ? "Resumed: only samples without a stored result run"
-      : "Resumed: training continues from the last checkpoint";
+      : run.jobName === "eval.import"
+        ? "Resumed: only rows not stored yet are imported"
+        : run.jobName === "dataset.import"
+          ? "Resumed: samples already stored are kept"
+          : "Resumed: training continues from the last checkpoint";
   if (!(await requeue(run, ["FAILED", "CANCELLED"], message, { error: null, finishedAt: null }))) {
     throw new ValidationError("The run changed meanwhile; reload and try again");
   }

@@ -3,12 +3,19 @@
 // project's event channel for live pages.
 import { Prisma, type Run, type RunKind } from "@paravt/db";
 import { hostname } from "node:os";
-import { runWorkerSchema, type RunConfigOutput, type RunEvent, type RunOutput } from "../../contracts/runs";
+import {
+  runWorkerSchema,
+  type RunChange,
+  type RunConfigOutput,
+  type RunEvent,
+  type RunOutput,
+} from "../../contracts/runs";
 import { NotFoundError, ValidationError } from "../../errors";
 import { JOB_CATALOG, type JobName, type JobPayload } from "../../jobs/catalog";
 import { db } from "../db";
 import { publishRunEvent } from "../events";
 import { enqueue, removeQueuedJob } from "../queues";
+import { workerIdentity } from "../worker-registry";
 import type { ProjectAccess } from "./access";
 
 type RunWithCreator = Run & { createdBy: { email: string } | null };
@@ -32,17 +39,34 @@ export function toRunOutput(r: RunWithCreator): RunOutput {
   };
 }
 
-/** The live event of a run row (what pages refresh from). */
-export function toEvent(r: Run): RunEvent {
+/** A change of the run's status (what every lifecycle step publishes). */
+export const STATUS_CHANGED: RunChange = { status: true };
+
+/**
+ * The live event of a run row (what pages refresh from) and what changed besides its progress
+ * and message (`{}`: nothing else), so pages refetch only that (issue 42 item 1).
+ */
+export function toEvent(r: Run, changed: RunChange): RunEvent {
   return {
     projectId: r.projectId,
     runId: r.id,
+    kind: r.kind,
     status: r.status,
     progress: r.progress,
     message: r.message,
     error: r.error,
     at: new Date().toISOString(),
+    changed,
   };
+}
+
+/**
+ * Tells live pages that the run has new data (metric points, episodes) without writing its row:
+ * ingested batches, a trainer's validation.
+ */
+export async function announceRunChange(run: Run | string, changed: RunChange): Promise<void> {
+  const row = typeof run === "string" ? await db().run.findUnique({ where: { id: run } }) : run;
+  if (row) await publishRunEvent(toEvent(row, changed));
 }
 
 /** Writes the QUEUED row, then enqueues with the row id as job id (idempotent). */
@@ -68,7 +92,7 @@ export async function launchRun<N extends JobName>(
     include: { createdBy: { select: { email: true } } },
   });
   // Published before enqueueing so that no subscriber can see RUNNING before QUEUED.
-  await publishRunEvent(toEvent(run));
+  await publishRunEvent(toEvent(run, STATUS_CHANGED));
   try {
     await enqueue(input.jobName, { ...input.payload, runId: run.id } as JobPayload<N>);
   } catch (err) {
@@ -77,7 +101,7 @@ export async function launchRun<N extends JobName>(
       where: { id: run.id },
       data: { status: "FAILED", error: `Could not enqueue: ${(err as Error).message}`, finishedAt: new Date() },
     });
-    await publishRunEvent(toEvent(failed)).catch(() => undefined);
+    await publishRunEvent(toEvent(failed, STATUS_CHANGED)).catch(() => undefined);
     throw err;
   }
   return toRunOutput(run);
@@ -162,7 +186,7 @@ export async function cancelRun(access: ProjectAccess, runId: string): Promise<R
     data: { status: "CANCELLED", finishedAt: new Date(), message: "Cancelled" },
     include: { createdBy: { select: { email: true } } },
   });
-  await publishRunEvent(toEvent(updated));
+  await publishRunEvent(toEvent(updated, STATUS_CHANGED));
   return toRunOutput(updated);
 }
 
@@ -188,13 +212,17 @@ export async function startRunAttempt(runId: string): Promise<Run | null> {
     WHERE id = ${runId} AND status IN ('QUEUED'::"RunStatus", 'RUNNING'::"RunStatus")`;
   if (count === 0) return null;
   // The worker process of this attempt, for the run page ("worker/device"); jobs read their
-  // settings with schemas that ignore the extra key.
+  // settings with schemas that ignore the extra key. jsonb_strip_nulls: an in-process worker
+  // (tests) has no announced backend or device.
+  const me = workerIdentity();
   await db()
     .$executeRaw`UPDATE runs SET config = CASE WHEN jsonb_typeof(config) = 'object' THEN config ELSE '{}'::jsonb END
-    || jsonb_build_object('worker', jsonb_build_object('host', ${hostname()}::text, 'pid', ${process.pid}::int))
+    || jsonb_build_object('worker', jsonb_strip_nulls(jsonb_build_object('host', ${hostname()}::text,
+      'pid', ${process.pid}::int, 'attempt', attempts, 'backend', ${me?.backend ?? null}::text,
+      'device', ${me?.device ?? null}::text)))
     WHERE id = ${runId}`;
   const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
-  await publishRunEvent(toEvent(run));
+  await publishRunEvent(toEvent(run, STATUS_CHANGED));
   return run;
 }
 
@@ -208,8 +236,16 @@ export async function holdsRunFence(runId: string, fence: number): Promise<boole
   return n === 1;
 }
 
-/** Records progress; throws RunCancelledError if the run was cancelled meanwhile. */
-export async function reportRunProgress(runId: string, progress: number, message?: string): Promise<void> {
+/**
+ * Records progress; throws RunCancelledError if the run was cancelled meanwhile. `changed`: what
+ * the step stored besides (new metric points, episodes), for the event.
+ */
+export async function reportRunProgress(
+  runId: string,
+  progress: number,
+  message?: string,
+  changed: RunChange = {},
+): Promise<void> {
   const res = await db().run.updateMany({
     where: { id: runId, status: "RUNNING" },
     data: { progress: Math.max(0, Math.min(1, progress)), ...(message !== undefined ? { message } : {}) },
@@ -217,7 +253,7 @@ export async function reportRunProgress(runId: string, progress: number, message
   const run = await db().run.findUnique({ where: { id: runId } });
   if (!run) throw new RunCancelledError("run deleted");
   if (res.count === 0) throw new RunCancelledError(`run is ${run.status}`);
-  await publishRunEvent(toEvent(run));
+  await publishRunEvent(toEvent(run, changed));
 }
 
 /**
@@ -229,7 +265,8 @@ export async function finishRun(runId: string, message = "Done", fence?: number)
     where: { id: runId, status: "RUNNING", ...(fence !== undefined ? { attempts: fence } : {}) },
     data: { status: "SUCCEEDED", progress: 1, message, finishedAt: new Date() },
   });
-  if (res.count) await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: runId } })));
+  if (res.count)
+    await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: runId } }), STATUS_CHANGED));
 }
 
 /**
@@ -244,5 +281,6 @@ export async function failRunAttempt(runId: string, error: string, willRetry: bo
       ? { status: "QUEUED", message: `Retrying after error: ${error}`.slice(0, 1000) }
       : { status: "FAILED", error: error.slice(0, 4000), finishedAt: new Date() },
   });
-  if (res.count) await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: runId } })));
+  if (res.count)
+    await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: runId } }), STATUS_CHANGED));
 }

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { timeAgo } from "@/components/format";
 import { LiveBadge } from "@/components/live-badge";
 import { useLiveRuns } from "@/components/live-runs";
+import { LiveWorkers } from "@/components/runs/live-workers";
 import { RunStatusSelect } from "@/components/runs/run-status-select";
 import { Alert } from "@/components/ui/alert";
 import { StatusBadge } from "@/components/ui/badge";
@@ -36,6 +37,7 @@ export default function JobsPage() {
           </>
         }
       />
+      <LiveWorkers projectId={projectId} />
       {cancel.error && <Alert>{errorMessage(cancel.error)}</Alert>}
       <Table label="Jobs">
         <thead>

@@ -1,5 +1,5 @@
 "use client";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { Suspense } from "react";
@@ -17,18 +17,14 @@ import { TrainingRunView } from "@/components/training/training-run-view";
 import { Progress } from "@/components/ui/progress";
 import { useProject } from "@/lib/use-project";
 import { errorMessage, useTRPC } from "@/trpc/client";
-import { refreshQueries } from "@/lib/refresh-queries";
 
 export default function RunPage() {
   const { runId } = useParams<{ runId: string }>();
   const { projectId, can } = useProject();
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  // A run's progress event also means new metric series and new steps' rollouts may exist
-  // (runs.metrics is refreshed by useLiveRuns itself).
-  const live = useLiveRuns(projectId, () => {
-    void refreshQueries(queryClient, [trpc.runs.metricNames.queryKey(), trpc.runs.stepRollouts.queryKey()]);
-  });
+  // Its charts append new points, a new series or step's rollouts appear: useLiveRuns does it all
+  // from what each event says changed.
+  const live = useLiveRuns(projectId);
   const run = useQuery(trpc.runs.byId.queryOptions({ projectId, runId }));
   const cancel = useMutation(trpc.runs.cancel.mutationOptions({ onSuccess: () => void run.refetch() }));
 

@@ -1,5 +1,5 @@
 "use client";
-import { useQueries, useQueryClient } from "@tanstack/react-query";
+import { useQueries } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { Suspense } from "react";
@@ -12,7 +12,6 @@ import { Alert } from "@/components/ui/alert";
 import { StatusBadge } from "@/components/ui/badge";
 import { useProject } from "@/lib/use-project";
 import { errorMessage, useTRPC } from "@/trpc/client";
-import { refreshQueries } from "@/lib/refresh-queries";
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -20,7 +19,6 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 function CompareRuns() {
   const { projectId } = useProject();
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const params = useSearchParams();
   const runIds = [
     ...new Set(
@@ -30,9 +28,8 @@ function CompareRuns() {
         .filter((s) => ID.test(s)),
     ),
   ].slice(0, MAX_OVERLAY_RUNS);
-  const live = useLiveRuns(projectId, () => {
-    void refreshQueries(queryClient, [trpc.runs.metricNames.queryKey()]);
-  });
+  // New series and points of the overlaid runs arrive through useLiveRuns (their events).
+  const live = useLiveRuns(projectId);
   const runs = useQueries({ queries: runIds.map((runId) => trpc.runs.byId.queryOptions({ projectId, runId })) });
   const error = runs.find((q) => q.error)?.error;
   const loaded = runs.map((q) => q.data).filter((r) => r !== undefined);

@@ -1,5 +1,5 @@
 "use client";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { Suspense } from "react";
@@ -8,7 +8,6 @@ import { useLiveRuns } from "@/components/live-runs";
 import { GroupInspector } from "@/components/rl-groups/group-inspector";
 import { Alert } from "@/components/ui/alert";
 import { StatusBadge } from "@/components/ui/badge";
-import { refreshQueries } from "@/lib/refresh-queries";
 import { useProject } from "@/lib/use-project";
 import { errorMessage, useTRPC } from "@/trpc/client";
 
@@ -17,11 +16,8 @@ export default function GroupInspectorPage() {
   const { runId } = useParams<{ runId: string }>();
   const { projectId } = useProject();
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   // A running run stores new steps: their groups appear without a reload.
-  const live = useLiveRuns(projectId, () => {
-    void refreshQueries(queryClient, [trpc.runs.stepGroup.queryKey()]);
-  });
+  const live = useLiveRuns(projectId);
   const run = useQuery(trpc.runs.byId.queryOptions({ projectId, runId }));
   if (run.error) return <Alert>{errorMessage(run.error)}</Alert>;
   const r = run.data;
