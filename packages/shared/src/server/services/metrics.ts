@@ -160,8 +160,9 @@ function windowSql(w: SeriesWindow): Prisma.Sql {
 
 /**
  * One series in a window, downsampled IN THE DATABASE (issue 42 item 2): the rows never leave
- * Postgres. One probe reads the window's first and last step and whether it holds more than
- * maxPoints rows (an index read that stops at row maxPoints + 1). A window of up to maxPoints rows
+ * Postgres. Its probe (`probeSeries`, one statement for all the series of a read) has the window's
+ * first and last step and whether it holds more than maxPoints rows (an index read that stops at
+ * row maxPoints + 1). A window of up to maxPoints rows
  * comes back as it is. Above that, the window's step range is cut into (maxPoints - 1)/2 equal
  * buckets (`width_bucket`) and each keeps its lowest and highest point (DESIGN.md "Charts": spikes
  * survive at any zoom): `min(ARRAY[value, step])` picks a bucket's lowest value with its step in
@@ -181,15 +182,12 @@ async function readOneSeries(
   t0: number,
   maxPoints: number,
   w: SeriesWindow,
-  live: { afterStep: number | null; untilStep?: number } = { afterStep: null },
+  live: { afterStep: number | null; untilStep?: number },
+  probe: SeriesProbe | undefined,
 ): Promise<{ total: number; points: MetricPoint[] }> {
   const after = live.afterStep === null ? Prisma.empty : Prisma.sql`AND step > ${live.afterStep}`;
   const until = live.untilStep === undefined ? Prisma.empty : Prisma.sql`AND step <= ${live.untilStep}`;
   const where = Prisma.sql`run_id = ${runId} AND name = ${name} ${windowSql(w)} ${after} ${until}`;
-  const [probe] = await db().$queryRaw<{ lo: number | null; hi: number | null; more: number | null }[]>`
-    SELECT (SELECT step FROM metrics WHERE ${where} ORDER BY step LIMIT 1) AS lo,
-           (SELECT step FROM metrics WHERE ${where} ORDER BY step DESC LIMIT 1) AS hi,
-           (SELECT step FROM metrics WHERE ${where} ORDER BY step OFFSET ${maxPoints} LIMIT 1) AS more`;
   if (probe?.lo == null || probe.hi == null) return { total: 0, points: [] };
   const toPoints = (r: SeriesArrays | undefined) => {
     const vals = r?.vals ?? [];
@@ -230,6 +228,38 @@ async function readOneSeries(
   return { total: kept?.total ?? 0, points: toPoints(kept) };
 }
 
+/** A series' window: its first and last step, and a step past maxPoints rows when it has more. */
+interface SeriesProbe {
+  lo: number | null;
+  hi: number | null;
+  more: number | null;
+}
+
+/**
+ * The probes of every series of a read in one statement (a chart asks for six): per series three
+ * index reads that stop early, the step bounds as index conditions (COALESCE, not OR, so the
+ * planner keeps them on the index).
+ */
+async function probeSeries(
+  runId: string,
+  series: { name: string; afterStep: number | null; untilStep?: number }[],
+  maxPoints: number,
+  w: SeriesWindow,
+): Promise<Map<string, SeriesProbe>> {
+  const names = series.map((s) => s.name);
+  const afters = series.map((s) => s.afterStep);
+  const untils = series.map((s) => s.untilStep ?? null);
+  const where = Prisma.sql`run_id = ${runId} AND name = s.name ${windowSql(w)}
+    AND step > COALESCE(s.after, -2147483648) AND step <= COALESCE(s.until, 2147483647)`;
+  const rows = await db().$queryRaw<(SeriesProbe & { name: string })[]>`
+    SELECT s.name,
+           (SELECT step FROM metrics WHERE ${where} ORDER BY step LIMIT 1) AS lo,
+           (SELECT step FROM metrics WHERE ${where} ORDER BY step DESC LIMIT 1) AS hi,
+           (SELECT step FROM metrics WHERE ${where} ORDER BY step OFFSET ${maxPoints} LIMIT 1) AS more
+    FROM unnest(${names}::text[], ${afters}::int[], ${untils}::int[]) AS s(name, after, until)`;
+  return new Map(rows.map((r) => [r.name, r]));
+}
+
 /** A series' points as one row of parallel arrays (steps ascending, values, wall times in ms). */
 interface SeriesArrays {
   steps: number[] | null;
@@ -249,8 +279,17 @@ export async function readSeriesWindow(
   const run = await runInProject(access, input.runId);
   const t0 = await timeZero(run.id);
   const w = seriesWindow(t0, input.x, input.range);
+  const probes = await probeSeries(
+    run.id,
+    input.names.map((name) => ({ name, afterStep: null })),
+    input.maxPoints,
+    w,
+  );
   return Promise.all(
-    input.names.map(async (name) => ({ name, ...(await readOneSeries(run.id, name, t0, input.maxPoints, w)) })),
+    input.names.map(async (name) => ({
+      name,
+      ...(await readOneSeries(run.id, name, t0, input.maxPoints, w, { afterStep: null }, probes.get(name))),
+    })),
   );
 }
 
@@ -274,13 +313,20 @@ export async function readSeriesSince(
   const run = await runInProject(access, input.runId);
   const t0 = await timeZero(run.id);
   const w = seriesWindow(t0, input.x, input.range);
+  const live = (s: { afterStep: number | null }) => ({
+    afterStep: s.afterStep,
+    ...(input.untilStep !== undefined ? { untilStep: input.untilStep } : {}),
+  });
+  const probes = await probeSeries(
+    run.id,
+    input.series.map((s) => ({ name: s.name, ...live(s) })),
+    input.maxPoints,
+    w,
+  );
   return Promise.all(
     input.series.map(async (s) => ({
       name: s.name,
-      ...(await readOneSeries(run.id, s.name, t0, input.maxPoints, w, {
-        afterStep: s.afterStep,
-        ...(input.untilStep !== undefined ? { untilStep: input.untilStep } : {}),
-      })),
+      ...(await readOneSeries(run.id, s.name, t0, input.maxPoints, w, live(s), probes.get(s.name))),
     })),
   );
 }
