@@ -9,9 +9,8 @@
 // the COUNT(*) it replaced).
 //   npx tsx bench/evals/run.ts [--episodes 100000] [--reps 50] [--before-reps 5] [--stores 200]
 // Needs Postgres; drops, creates and migrates its own database paravt_bench_evals.
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { pct, prepareBenchDatabase, time } from "../lib/bench-db";
 
 const { values } = parseArgs({
   options: {
@@ -32,17 +31,8 @@ const DB_NAME = "paravt_bench_evals";
 process.env.DATABASE_URL = `${PG_BASE}/${DB_NAME}`;
 process.env.REDIS_URL ??= "redis://127.0.0.1:6379/11";
 process.env.AUTH_SECRET ??= "bench-secret-bench-secret-bench-secret-0123";
-const root = fileURLToPath(new URL("../..", import.meta.url));
 // A fresh database each time: the runs of earlier invocations would share its caches and disk.
-spawnSync("dropdb", ["-h", "127.0.0.1", "-U", "postgres", "--if-exists", DB_NAME], { encoding: "utf8" });
-const made = spawnSync("createdb", ["-h", "127.0.0.1", "-U", "postgres", DB_NAME], { encoding: "utf8" });
-if (made.status !== 0 && !/already exists/.test(made.stderr)) throw new Error(`createdb: ${made.stderr}`);
-const mig = spawnSync("npx", ["--no-install", "tsx", "prisma/scripts/migrate.ts"], {
-  cwd: root,
-  env: process.env,
-  encoding: "utf8",
-});
-if (mig.status !== 0) throw new Error(`migrate: ${mig.stdout}\n${mig.stderr}`);
+prepareBenchDatabase(DB_NAME, { fresh: true });
 
 // Imported after DATABASE_URL is set (the client reads it on first use).
 const { db, evals, projectAccess } = await import("@paravt/shared/server");
@@ -135,20 +125,6 @@ async function seed() {
   return { access, runId: run.id, tag };
 }
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
-async function time(fn: () => Promise<unknown>, reps: number): Promise<number[]> {
-  await fn(); // warm: plans, connections, caches
-  const out: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    const t = performance.now();
-    await fn();
-    out.push(performance.now() - t);
-  }
-  return out;
-}
 const fmt = (xs: number[]) => `${pct(xs, 50).toFixed(0)} / ${pct(xs, 99).toFixed(0)}`;
 
 const t0 = performance.now();

@@ -11,11 +11,11 @@
 //   npx tsx bench/import/run.ts [--sizes 20000,100000] [--reps 1] [--no-before]
 // Needs Postgres and Redis; creates and migrates its own database paravt_bench_import, uses Redis
 // db 10 / prefix paravt-bench-import, DATA_DIR and MEDIA_ROOTS under bench/out/import/.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { prepareBenchDatabase, ROOT as root } from "../lib/bench-db";
 
 const { values } = parseArgs({
   options: {
@@ -27,7 +27,6 @@ const { values } = parseArgs({
 const SIZES = values.sizes.split(",").map(Number);
 const REPS = Number(values.reps);
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 const out = path.join(root, "bench", "out", "import");
 const PG_BASE = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
 const DB_NAME = "paravt_bench_import";
@@ -39,14 +38,7 @@ Object.assign(process.env, {
   MEDIA_ROOTS: path.join(out, "media"),
   AUTH_SECRET: process.env.AUTH_SECRET ?? "bench-secret-bench-secret-bench-secret-0123",
 });
-const made = spawnSync("createdb", ["-h", "127.0.0.1", "-U", "postgres", DB_NAME], { encoding: "utf8" });
-if (made.status !== 0 && !/already exists/.test(made.stderr)) throw new Error(`createdb: ${made.stderr}`);
-const mig = spawnSync("npx", ["--no-install", "tsx", "prisma/scripts/migrate.ts"], {
-  cwd: root,
-  env: process.env,
-  encoding: "utf8",
-});
-if (mig.status !== 0) throw new Error(`migrate: ${mig.stdout}\n${mig.stderr}`);
+prepareBenchDatabase(DB_NAME);
 
 // Imported after the environment is set (the clients read it on first use).
 const { loadBenchmark, matchReferenceOutput } = await import("@paravt/benchmarks");

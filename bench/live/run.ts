@@ -9,8 +9,8 @@
 // own database paravt_bench_live, Redis db 11 with prefix paravt-bench-live.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { pct, prepareBenchDatabase } from "../lib/bench-db";
 
 const { values } = parseArgs({
   options: {
@@ -39,15 +39,7 @@ process.env.DATABASE_URL = `${PG_BASE}/${DB_NAME}`;
 process.env.REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379/11";
 process.env.REDIS_PREFIX = "paravt-bench-live";
 process.env.AUTH_SECRET ??= "bench-secret-bench-secret-bench-secret-0123";
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const made = spawnSync("createdb", ["-h", "127.0.0.1", "-U", "postgres", DB_NAME], { encoding: "utf8" });
-if (made.status !== 0 && !/already exists/.test(made.stderr)) throw new Error(`createdb: ${made.stderr}`);
-const mig = spawnSync("npx", ["--no-install", "tsx", "prisma/scripts/migrate.ts"], {
-  cwd: root,
-  env: process.env,
-  encoding: "utf8",
-});
-if (mig.status !== 0) throw new Error(`migrate: ${mig.stdout}\n${mig.stderr}`);
+prepareBenchDatabase(DB_NAME);
 
 // Imported after the environment is set (clients read it on first use).
 const { closeEventBus, db, metrics, redis, runEvents, runs } = await import("@paravt/shared/server");
@@ -217,11 +209,6 @@ class Page {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (xs: number[], p: number) => {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
 const median = (xs: number[]) => pct(xs, 50);
 /** CPU per event is a mean: /proc counts whole ticks (10 ms), which only averages out. */
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);

@@ -7,9 +7,8 @@
 // chart, and what the rollup triggers cost a trainer's writes (one step of 6 values per INSERT).
 //   npx tsx bench/metrics/run.ts [--sizes 10000,100000,1000000] [--reps 5] [--clients 10]
 // Needs Postgres; creates and migrates its own database paravt_bench_metrics.
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { pct, prepareBenchDatabase, time } from "../lib/bench-db";
 
 const { values } = parseArgs({
   options: {
@@ -29,15 +28,7 @@ const DB_NAME = "paravt_bench_metrics";
 process.env.DATABASE_URL = `${PG_BASE}/${DB_NAME}`;
 process.env.REDIS_URL ??= "redis://127.0.0.1:6379/11";
 process.env.AUTH_SECRET ??= "bench-secret-bench-secret-bench-secret-0123";
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const made = spawnSync("createdb", ["-h", "127.0.0.1", "-U", "postgres", DB_NAME], { encoding: "utf8" });
-if (made.status !== 0 && !/already exists/.test(made.stderr)) throw new Error(`createdb: ${made.stderr}`);
-const mig = spawnSync("npx", ["--no-install", "tsx", "prisma/scripts/migrate.ts"], {
-  cwd: root,
-  env: process.env,
-  encoding: "utf8",
-});
-if (mig.status !== 0) throw new Error(`migrate: ${mig.stdout}\n${mig.stderr}`);
+prepareBenchDatabase(DB_NAME);
 
 // Imported after DATABASE_URL is set (the client reads it on first use).
 const { db, metrics } = await import("@paravt/shared/server");
@@ -116,21 +107,6 @@ async function seed(n: number): Promise<{ access: Access; runId: string }> {
   // readSeriesWindow reads only the project id of its access (the router checked membership).
   const access = { projectId: project.id, role: "OWNER" } as unknown as Access;
   return { access, runId: run.id };
-}
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
-async function time(fn: () => Promise<unknown>, reps: number): Promise<number[]> {
-  await fn(); // warm: plans, connections, caches
-  const out: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    const t = performance.now();
-    await fn();
-    out.push(performance.now() - t);
-  }
-  return out;
 }
 
 const rows: string[] = [];
