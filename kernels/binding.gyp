@@ -11,6 +11,10 @@
         "src/addon.cc",
         "src/backend_cpu.cc",
         "src/check.cc",
+        "src/cpu_avx2.cc",
+        "src/cpu_avx512.cc",
+        "src/cpu_isa.cc",
+        "src/cpu_portable.cc",
         "src/model.cc",
         "src/ops_cpu.cc",
         "src/threadpool.cc"
@@ -19,7 +23,7 @@
       "defines": ["NAPI_VERSION=8", "NAPI_CPP_EXCEPTIONS", "NODE_ADDON_API_CPP_EXCEPTIONS_ALL"],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17", "-std=gnu++20"],
-      "cflags": ["-O3"],
+      "cflags": ["-O3", "-ffp-contract=off"],
       "cflags_cc": ["-std=c++17", "-pthread", "-fexceptions", "-Wall", "-Wextra"],
       "ldflags": ["-pthread"],
       "xcode_settings": {

@@ -32,7 +32,7 @@ function fail(message) {
 function newestSource() {
   const files = [path.join(kernelsDir, "binding.gyp"), path.join(kernelsDir, "package.json")];
   for (const f of fs.readdirSync(path.join(kernelsDir, "src"))) {
-    if (/\.(cc|h)$/.test(f)) files.push(path.join(kernelsDir, "src", f));
+    if (/\.(cc|h|inc)$/.test(f)) files.push(path.join(kernelsDir, "src", f));
   }
   return Math.max(...files.map((f) => fs.statSync(f).mtimeMs));
 }

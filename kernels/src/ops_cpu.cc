@@ -1,10 +1,13 @@
-// CPU reference of every op; see ops.h for conventions. Plain loops; the only tuning is loop order
-// and tiling chosen so that the compiler vectorises the inner loops without reassociating sums
-// (no -ffast-math): dot() keeps 8 partial sums in a fixed order, the backward passes are axpy
-// loops over contiguous rows.
+// CPU reference of every op; see ops.h for conventions. Plain loops, tiled so that the compiler
+// vectorises the inner loops without reassociating sums (no -ffast-math): dot() keeps 8 partial
+// sums in a fixed order, the backward passes are axpy loops over contiguous rows. The two hot
+// spots of training, the matrix products of the linear layers and the GELU, run through the
+// vectorised kernels of the CPU's instruction set instead (cpu_isa.h), in a fixed order as well.
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cpu_isa.h"
 #include "ops.h"
 #include "threadpool.h"
 
@@ -179,7 +182,53 @@ void layernorm_backward_cpu(float* dinp, float* dweight, float* dbias, const flo
 // ---------------------------------------------------------------------------------------------
 // matmul
 
+// Runs the product in blocks of whole register tiles, about four blocks per thread or more.
+static void gemm(const GemmArgs& g) {
+  const CpuIsa* isa = cpu_isa();
+  int mb = isa->mr * 8, nb = isa->nr * 4;
+  int64_t want = 4 * (int64_t)pool_get_threads();
+  auto blocks = [&] { return (int64_t)((g.M + mb - 1) / mb) * ((g.N + nb - 1) / nb); };
+  while (blocks() < want && mb > isa->mr) mb = mb / 2 >= isa->mr ? (mb / 2 / isa->mr) * isa->mr : isa->mr;
+  while (blocks() < want && nb > isa->nr) nb /= 2;
+  int64_t col_blocks = (g.N + nb - 1) / nb;
+  parallel_for(blocks(), grain((int64_t)mb * nb * g.K), [&](int64_t begin, int64_t end) {
+    for (int64_t blk = begin; blk < end; blk++) {
+      int r0 = (int)(blk / col_blocks) * mb, c0 = (int)(blk % col_blocks) * nb;
+      isa->gemm_block(&g, r0, r0 + mb < g.M ? r0 + mb : g.M, c0, c0 + nb < g.N ? c0 + nb : g.N);
+    }
+  });
+}
+
+// Below this many rows (decoding: one position per sequence) the product is a matrix-vector
+// product, bound by reading the weight once; the dot-product loop does that without the
+// transposed copy the tiled product needs.
+static const int kGemmMinRows = 16;
+
 void matmul_forward_cpu(float* out, const float* inp, const float* weight, const float* bias, int N, int IC, int OC) {
+  if (N >= kGemmMinRows) {
+    // out = inp @ W^T: the tiles read B(k, j) = W[j, k] along j, so W^T is copied once per call
+    // (IC x OC floats against N x IC x OC multiply-adds). The buffer belongs to the calling thread
+    // and only grows: no allocation once a model has run its largest layer.
+    static thread_local float* wt = NULL;
+    static thread_local size_t wt_cap = 0;
+    size_t need = (size_t)IC * OC;
+    if (need > wt_cap) {
+      free(wt);
+      wt = (float*)malloc(need * sizeof(float));
+      if (wt == NULL) abort();  // ops never throw (ops.h); a failed few-MB allocation is fatal
+      wt_cap = need;
+    }
+    float* t = wt;
+    parallel_for((IC + 31) / 32, grain(32 * (int64_t)OC), [&](int64_t begin, int64_t end) {
+      for (int64_t kb = begin; kb < end; kb++) {
+        int k0 = (int)kb * 32, k1 = k0 + 32 < IC ? k0 + 32 : IC;
+        for (int o = 0; o < OC; o++)
+          for (int k = k0; k < k1; k++) t[(int64_t)k * OC + o] = weight[(int64_t)o * IC + k];
+      }
+    });
+    gemm(GemmArgs{N, OC, IC, inp, IC, 1, t, OC, out, OC, bias, 0});
+    return;
+  }
   // Tiles of 4 rows x 64 output channels keep one tile's inputs and weights in L1/L2.
   const int RT = 4, OT = 64;
   int64_t row_tiles = (N + RT - 1) / RT, col_tiles = (OC + OT - 1) / OT;
@@ -199,29 +248,18 @@ void matmul_forward_cpu(float* out, const float* inp, const float* weight, const
 
 void matmul_backward_cpu(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
                          const float* weight, int N, int IC, int OC) {
-  // Blocks of RB rows: each weight row is loaded once for RB rows of dinp (L2 traffic / RB).
-  const int RB = 8;
-  parallel_for((N + RB - 1) / RB, grain((int64_t)RB * OC * IC), [&](int64_t begin, int64_t end) {
+  // dinp[N,IC] += dout[N,OC] @ W[OC,IC]: A = dout by rows, B = W as it is.
+  gemm(GemmArgs{N, IC, OC, dout, OC, 1, weight, IC, dinp, IC, NULL, 1});
+  // dW[OC,IC] += dout^T @ inp: A(o, n) = dout[n, o], B = inp as it is; k runs over the N rows.
+  gemm(GemmArgs{OC, IC, N, dout, 1, OC, inp, IC, dweight, IC, NULL, 1});
+  if (dbias == NULL) return;
+  // dbias[o] += sum_n dout[n, o], n in order, in blocks of 64 channels.
+  parallel_for((OC + 63) / 64, grain(64 * (int64_t)N), [&](int64_t begin, int64_t end) {
     for (int64_t blk = begin; blk < end; blk++) {
-      int64_t n0 = blk * RB, n1 = n0 + RB < N ? n0 + RB : N;
-      for (int o = 0; o < OC; o++) {
-        const float* w = weight + (int64_t)o * IC;
-        for (int64_t n = n0; n < n1; n++) axpy(dinp + n * IC, dout[n * OC + o], w, IC);
-      }
-    }
-  });
-  // OB output channels per chunk share each input row while it is in L1.
-  const int OB = 16;
-  parallel_for((OC + OB - 1) / OB, grain((int64_t)N * (OC < OB ? OC : OB) * IC), [&](int64_t begin, int64_t end) {
-    for (int64_t blk = begin; blk < end; blk++) {
-      int o0 = (int)blk * OB, o1 = o0 + OB < OC ? o0 + OB : OC;
+      int o0 = (int)blk * 64, o1 = o0 + 64 < OC ? o0 + 64 : OC;
       for (int64_t n = 0; n < N; n++) {
-        const float* x = inp + n * IC;
         const float* g = dout + n * OC;
-        for (int o = o0; o < o1; o++) {
-          axpy(dweight + (int64_t)o * IC, g[o], x, IC);
-          if (dbias != NULL) dbias[o] += g[o];
-        }
+        for (int o = o0; o < o1; o++) dbias[o] += g[o];
       }
     }
   });
@@ -252,65 +290,96 @@ static inline void attend_row(float* __restrict__ out, float* __restrict__ w, co
   for (int j = 0; j < len; j++) axpy(out, w[j], vbase + j * stride, hs);
 }
 
+// Training attention runs one (sequence, head) per task as small products on the ISA's tiles
+// (cpu_isa.h) over strided views of qkv (row stride 3C): scores = q k^T, softmax per row, y = p v,
+// and backward the same way. Causality bounds each block of rows: rows [r0, r1) need columns
+// (keys) 0..r1-1 only, and entries past a row's own position are exact zeros in att and scratch,
+// so the few they touch inside a block add nothing. The keys (and values, backward) are copied
+// transposed once per task into a buffer of the calling thread that only grows.
+static float* head_buffer(size_t floats) {
+  static thread_local float* buf = NULL;
+  static thread_local size_t cap = 0;
+  if (floats > cap) {
+    free(buf);
+    buf = (float*)malloc(floats * sizeof(float));
+    if (buf == NULL) abort();  // ops never throw (ops.h); a failed allocation of hs x T floats is fatal
+    cap = floats;
+  }
+  return buf;
+}
+
+// dst[d, j] = src[j * stride + d]: one head's keys or values as [hs, T].
+static void transpose_head(float* dst, const float* src, int64_t stride, int T, int hs) {
+  for (int j = 0; j < T; j++)
+    for (int d = 0; d < hs; d++) dst[(int64_t)d * T + j] = src[j * stride + d];
+}
+
 void attention_forward_cpu(float* out, float* att, const float* qkv, int B, int T, int C, int H) {
-  int hs = C / H;
+  const CpuIsa* isa = cpu_isa();
+  int hs = C / H, RB = 4 * isa->mr;
   int64_t C3 = 3 * (int64_t)C;
   float scale = 1.0f / sqrtf((float)hs);
-  parallel_for((int64_t)B * T * H, grain((int64_t)(T + 1) * (C / H)), [&](int64_t begin, int64_t end) {
-    for (int64_t idx = begin; idx < end; idx++) {
-      int h = (int)(idx % H);
-      int t = (int)((idx / H) % T);
-      int64_t b = idx / ((int64_t)H * T);
-      const float* base = qkv + b * T * C3;
-      float* w = att + ((b * H + h) * T + t) * T;
-      attend_row(out + (b * T + t) * C + h * hs, w, base + t * C3 + h * hs, base + C + h * hs,
-                 base + 2 * C + h * hs, C3, t + 1, hs, scale);
-      for (int j = t + 1; j < T; j++) w[j] = 0.0f;
+  parallel_for((int64_t)B * H, 1, [&](int64_t begin, int64_t end) {
+    float* kt = head_buffer((size_t)hs * T);
+    for (int64_t bh = begin; bh < end; bh++) {
+      int64_t b = bh / H;
+      int h = (int)(bh % H);
+      const float* q = qkv + b * T * C3 + h * hs;
+      float* a = att + bh * T * T;
+      transpose_head(kt, q + C, C3, T, hs);
+      for (int r0 = 0; r0 < T; r0 += RB) {
+        int r1 = r0 + RB < T ? r0 + RB : T;
+        GemmArgs scores{T, T, hs, q, C3, 1, kt, T, a, T, NULL, 0};
+        isa->gemm_block(&scores, r0, r1, 0, r1);
+      }
+      for (int t = 0; t < T; t++) isa->softmax_causal_row(a + (int64_t)t * T, t + 1, T, scale);
+      for (int r0 = 0; r0 < T; r0 += RB) {
+        int r1 = r0 + RB < T ? r0 + RB : T;
+        GemmArgs y{T, hs, r1, a, T, 1, q + 2 * C, C3, out + b * T * C + h * hs, C, NULL, 0};
+        isa->gemm_block(&y, r0, r1, 0, hs);
+      }
     }
   });
 }
 
 void attention_backward_cpu(float* dqkv, float* scratch, const float* dout, const float* qkv, const float* att, int B,
                             int T, int C, int H) {
-  int hs = C / H;
+  const CpuIsa* isa = cpu_isa();
+  int hs = C / H, RB = 4 * isa->mr;
   int64_t C3 = 3 * (int64_t)C;
   float scale = 1.0f / sqrtf((float)hs);
-  // Pass 1, one query row (b, h, t) per item: dpre[t,j] = d(loss)/d(pre-softmax score), kept in
-  // scratch [B,H,T,T], and dq_t = sum_j dpre[t,j] k_j.
-  parallel_for((int64_t)B * H * T, grain((int64_t)(T + 1) * 2 * hs), [&](int64_t begin, int64_t end) {
-    for (int64_t idx = begin; idx < end; idx++) {
-      int t = (int)(idx % T);
-      int64_t bh = idx / T, b = bh / H;
+  parallel_for((int64_t)B * H, 1, [&](int64_t begin, int64_t end) {
+    float* vt = head_buffer((size_t)hs * T);
+    for (int64_t bh = begin; bh < end; bh++) {
+      int64_t b = bh / H;
       int h = (int)(bh % H);
-      const float* w = att + (bh * T + t) * T;
-      float* dpre = scratch + (bh * T + t) * T;
-      const float* g = dout + (b * T + t) * C + h * hs;
-      const float* base = qkv + b * T * C3;
-      float s = 0.0f;
-      for (int j = 0; j <= t; j++) {
-        dpre[j] = dot(base + j * C3 + 2 * C + h * hs, g, hs);  // d(loss)/d(att[t,j])
-        s += w[j] * dpre[j];
+      const float* q = qkv + b * T * C3 + h * hs;
+      const float* k = q + C;
+      const float* p = att + bh * T * T;
+      const float* g = dout + b * T * C + h * hs;
+      float* ds = scratch + bh * T * T;
+      float* dq = dqkv + b * T * C3 + h * hs;
+      transpose_head(vt, q + 2 * C, C3, T, hs);
+      // d(loss)/d(att[t, j]) = dout_t . v_j, then the softmax backward row by row: ds holds the
+      // gradient of the pre-softmax scores (zero past each row's position).
+      for (int r0 = 0; r0 < T; r0 += RB) {
+        int r1 = r0 + RB < T ? r0 + RB : T;
+        GemmArgs dp{T, T, hs, g, C, 1, vt, T, ds, T, NULL, 0};
+        isa->gemm_block(&dp, r0, r1, 0, r1);
       }
-      float* dq = dqkv + (b * T + t) * C3 + h * hs;
-      for (int j = 0; j <= t; j++) {
-        dpre[j] = w[j] * (dpre[j] - s) * scale;  // softmax backward
-        axpy(dq, dpre[j], base + j * C3 + C + h * hs, hs);
-      }
-    }
-  });
-  // Pass 2, one key/value row (b, h, j) per item: dk_j = sum_{t>=j} dpre[t,j] q_t and
-  // dv_j = sum_{t>=j} att[t,j] dout_t, each accumulated into its own row.
-  parallel_for((int64_t)B * H * T, grain((int64_t)(T + 1) * 2 * hs), [&](int64_t begin, int64_t end) {
-    for (int64_t idx = begin; idx < end; idx++) {
-      int j = (int)(idx % T);
-      int64_t bh = idx / T, b = bh / H;
-      int h = (int)(bh % H);
-      const float* base = qkv + b * T * C3;
-      float* dk = dqkv + (b * T + j) * C3 + C + h * hs;
-      float* dv = dk + C;
-      for (int t = j; t < T; t++) {
-        axpy(dk, scratch[(bh * T + t) * T + j], base + t * C3 + h * hs, hs);
-        axpy(dv, att[(bh * T + t) * T + j], dout + (b * T + t) * C + h * hs, hs);
+      for (int t = 0; t < T; t++)
+        isa->softmax_causal_row_backward(ds + (int64_t)t * T, p + (int64_t)t * T, t + 1, T, scale);
+      for (int r0 = 0; r0 < T; r0 += RB) {
+        int r1 = r0 + RB < T ? r0 + RB : T;
+        // dq_t += sum_{j <= t} ds[t, j] k_j
+        GemmArgs dqa{T, hs, r1, ds, T, 1, k, C3, dq, C3, NULL, 1};
+        isa->gemm_block(&dqa, r0, r1, 0, hs);
+        // dk_j += sum_{t >= j} ds[t, j] q_t and dv_j += sum_{t >= j} att[t, j] dout_t: A(j, t) is
+        // column j of ds / att, k runs over t from the block's first row (earlier rows hold zeros).
+        GemmArgs dka{T, hs, T - r0, ds + (int64_t)r0 * T, 1, T, q + r0 * C3, C3, dq + C, C3, NULL, 1};
+        isa->gemm_block(&dka, r0, r1, 0, hs);
+        GemmArgs dva{T, hs, T - r0, p + (int64_t)r0 * T, 1, T, g + (int64_t)r0 * C, C, dq + 2 * C, C3, NULL, 1};
+        isa->gemm_block(&dva, r0, r1, 0, hs);
       }
     }
   });
@@ -342,28 +411,16 @@ void attention_decode_cpu(float* out, float* kcache, float* vcache, float* scrat
 // ---------------------------------------------------------------------------------------------
 // pointwise
 
-#define GELU_SCALING_FACTOR 0.7978845608028654f  // sqrt(2/pi)
-
+// GELU through the ISA's vectorised loop (cpu_isa.h, isa_math.h: tanh without a libm call).
 void gelu_forward_cpu(float* out, const float* inp, int64_t N) {
-  parallel_for(N, grain(20), [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; i++) {
-      float x = inp[i];
-      float cube = 0.044715f * x * x * x;
-      out[i] = 0.5f * x * (1.0f + tanhf(GELU_SCALING_FACTOR * (x + cube)));
-    }
-  });
+  const CpuIsa* isa = cpu_isa();
+  parallel_for(N, grain(20), [&](int64_t begin, int64_t end) { isa->gelu_forward(out + begin, inp + begin, end - begin); });
 }
 
 void gelu_backward_cpu(float* dinp, const float* inp, const float* dout, int64_t N) {
+  const CpuIsa* isa = cpu_isa();
   parallel_for(N, grain(30), [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; i++) {
-      float x = inp[i];
-      float arg = GELU_SCALING_FACTOR * (x + 0.044715f * x * x * x);
-      float th = tanhf(arg);
-      float sech2 = 1.0f - th * th;
-      float local = 0.5f * (1.0f + th) + x * 0.5f * sech2 * GELU_SCALING_FACTOR * (1.0f + 3.0f * 0.044715f * x * x);
-      dinp[i] += local * dout[i];
-    }
+    isa->gelu_backward(dinp + begin, inp + begin, dout + begin, end - begin);
   });
 }
 

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "../src/backend.h"
+#include "../src/cpu_isa.h"
+#include "../src/isa_math.h"
 #include "../src/threadpool.h"
 #include "test_util.h"
 
@@ -82,9 +84,11 @@ static void check_layernorm(Suite& s, Rng& r) {
   s.grad_check("layernorm.bias", b.data(), b.size(), delta(db, db0).data(), loss, r);
 }
 
-static void check_matmul(Suite& s, Rng& r) {
-  printf("matmul (tile edges: N %% 4, IC %% 8, OC %% 64 all non-zero)\n");
-  int N = 7, IC = 19, OC = 70;
+// N = 7: the dot-product path of decoding; N = 37: the tiled product (cpu_isa.h), rows and columns
+// past whole tiles of every ISA.
+static void check_matmul(Suite& s, Rng& r, int N) {
+  printf("matmul, N = %d (tile edges: N %% 4, IC %% 8, OC %% 64 all non-zero)\n", N);
+  int IC = 19, OC = 70;
   Vec x(N * IC), w(OC * IC), b(OC), out(N * OC), dy(N * OC);
   r.fill(x, -1, 1), r.fill(w, -1, 1), r.fill(b, -1, 1), r.fill(dy, -1, 1);
   auto loss = [&] {
@@ -155,6 +159,113 @@ static void check_attention(Suite& s, Rng& r) {
     pos += n;
   }
   s.close("attention_decode vs forward", dec.data(), full.data(), dec.size(), 1e-6, 1e-6);
+}
+
+// Rows across several causal blocks of the tiled attention (4 * MR rows: 48, 24 or 16), against a
+// double-precision forward and finite differences of sampled entries.
+static void check_attention_long(Suite& s, Rng& r) {
+  int B = 1, T = 53, C = 8, H = 2, hs = C / H;
+  printf("attention, T = %d (several row blocks)\n", T);
+  Vec qkv(B * T * 3 * C), out(B * T * C), att(B * H * T * T), dy(B * T * C), scratch(B * H * T * T);
+  r.fill(qkv, -1.5, 1.5), r.fill(dy, -1, 1);
+  auto loss = [&] {
+    K->attention_forward(out.data(), att.data(), qkv.data(), B, T, C, H);
+    return dot_loss(out.data(), dy.data(), out.size());
+  };
+  loss();
+  Vec ref(out.size());
+  for (int h = 0; h < H; h++)
+    for (int t = 0; t < T; t++) {
+      std::vector<double> w(t + 1);
+      double mx = -1e300, sum = 0;
+      for (int j = 0; j <= t; j++) {
+        double d = 0;
+        for (int i = 0; i < hs; i++) d += (double)qkv[t * 3 * C + h * hs + i] * qkv[j * 3 * C + C + h * hs + i];
+        w[j] = d / sqrt((double)hs);
+        mx = w[j] > mx ? w[j] : mx;
+      }
+      for (int j = 0; j <= t; j++) sum += (w[j] = exp(w[j] - mx));
+      for (int i = 0; i < hs; i++) {
+        double y = 0;
+        for (int j = 0; j <= t; j++) y += w[j] / sum * qkv[j * 3 * C + 2 * C + h * hs + i];
+        ref[t * C + h * hs + i] = (float)y;
+      }
+    }
+  s.close("attention.forward vs double", out.data(), ref.data(), out.size(), 1e-5, 1e-5);
+  Vec dq0(qkv.size());
+  r.fill(dq0, -1, 1);
+  Vec dq = dq0;
+  K->attention_backward(dq.data(), scratch.data(), dy.data(), qkv.data(), att.data(), B, T, C, H);
+  s.grad_check("attention.qkv (T = 53)", qkv.data(), qkv.size(), delta(dq, dq0).data(), loss, r, 96);
+}
+
+// The tiled product itself (cpu_isa.h) for every ISA this CPU has, against double precision: the
+// three stride patterns of a linear layer, bias, accumulation, and blocks that start inside.
+static void check_gemm(Suite& s, Rng& r) {
+  for (const char* name : {"avx512", "avx2", "portable"}) {
+    const CpuIsa* isa = cpu_isa_named(name);
+    if (isa == NULL) {
+      printf("gemm %s: not available on this CPU or build\n", name);
+      continue;
+    }
+    printf("gemm %s (%d x %d tiles)\n", name, isa->mr, isa->nr);
+    for (int shape = 0; shape < 3; shape++) {
+      int M = 2 * isa->mr + 5, N = 2 * isa->nr + 3, K = 29 + shape;
+      Vec a((size_t)M * K), b((size_t)K * (N + 2)), c((size_t)M * (N + 1)), bias(N);
+      r.fill(a, -1, 1), r.fill(b, -1, 1), r.fill(c, -1, 1), r.fill(bias, -1, 1);
+      // shape 0: A by rows (out = inp @ W^T); 1: A by columns (dW += dout^T @ inp); 2: as 0, accumulate
+      int64_t a_rs = shape == 1 ? 1 : K, a_ks = shape == 1 ? M : 1;
+      int accumulate = shape == 0 ? 0 : 1;
+      const float* bias_p = shape == 1 ? NULL : bias.data();
+      Vec want = c;
+      for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+          double acc = 0;
+          for (int k = 0; k < K; k++) acc += (double)a[i * a_rs + k * a_ks] * b[(size_t)k * (N + 2) + j];
+          if (bias_p) acc += bias_p[j];
+          if (accumulate) acc += c[(size_t)i * (N + 1) + j];
+          want[(size_t)i * (N + 1) + j] = (float)acc;
+        }
+      GemmArgs g{M, N, K, a.data(), a_rs, a_ks, b.data(), N + 2, c.data(), N + 1, bias_p, accumulate};
+      int rs = isa->mr + 1, cs = isa->nr - 1;  // four blocks, each with partial tiles
+      isa->gemm_block(&g, 0, rs, 0, cs);
+      isa->gemm_block(&g, 0, rs, cs, N);
+      isa->gemm_block(&g, rs, M, 0, cs);
+      isa->gemm_block(&g, rs, M, cs, N);
+      char label[64];
+      snprintf(label, sizeof(label), "gemm %s, stride pattern %d", name, shape);
+      s.close(label, c.data(), want.data(), c.size(), 1e-5, 1e-5);
+    }
+  }
+}
+
+// The vectorised GELU (isa_math.h): tanh against double, and the same bits from every ISA.
+static void check_gelu_isas(Suite& s, Rng& r) {
+  printf("gelu: vectorised tanh vs double, every ISA bitwise\n");
+  Vec x(20001);
+  for (size_t i = 0; i < x.size(); i++) x[i] = -10.0f + 20.0f * (float)i / (float)(x.size() - 1);
+  double max_err = 0;
+  for (float v : x) {
+    double err = fabs((double)tanh_branchless(v) - tanh((double)v));
+    max_err = err > max_err ? err : max_err;
+  }
+  printf("  tanh over [-10, 10]               max |err| %.2e\n", max_err);
+  s.expect(max_err <= 3e-7, "tanh_branchless max error %g > 3e-7", max_err);
+  Vec dy(x.size());
+  r.fill(dy, -1, 1);
+  Vec ref_out(x.size()), ref_d(x.size(), 0.0f);
+  cpu_isa_portable_table()->gelu_forward(ref_out.data(), x.data(), (int64_t)x.size());
+  cpu_isa_portable_table()->gelu_backward(ref_d.data(), x.data(), dy.data(), (int64_t)x.size());
+  for (const char* name : {"avx512", "avx2"}) {
+    const CpuIsa* isa = cpu_isa_named(name);
+    if (isa == NULL) continue;
+    Vec out(x.size()), d(x.size(), 0.0f);
+    isa->gelu_forward(out.data(), x.data(), (int64_t)x.size());
+    isa->gelu_backward(d.data(), x.data(), dy.data(), (int64_t)x.size());
+    s.expect(memcmp(out.data(), ref_out.data(), out.size() * sizeof(float)) == 0 &&
+                 memcmp(d.data(), ref_d.data(), d.size() * sizeof(float)) == 0,
+             "gelu %s differs from the portable loop", name);
+  }
 }
 
 static void check_pointwise(Suite& s, Rng& r) {
@@ -399,7 +510,7 @@ int main() {
   check_encoder(s, r);
   check_frame_proj(s, r);
   check_layernorm(s, r);
-  check_matmul(s, r);
+  check_matmul(s, r, 7);
   check_attention(s, r);
   check_pointwise(s, r);
   check_crossentropy(s, r);
@@ -407,6 +518,23 @@ int main() {
   check_policy_loss(s, r);
   check_optimizer(s, r);
   check_threads(s, r);
+  // The vectorised kernels (cpu_isa.h) on their own, then the ops that use them through every ISA
+  // this CPU has, the one cpuid picks last (a generator of their own: the checks above keep the
+  // draws they were tuned with).
+  Rng r2(4321);
+  check_gemm(s, r2);
+  check_gelu_isas(s, r2);
+  for (const char* isa : {"portable", "avx2", "avx512"}) {
+    if (!cpu_isa_set(isa)) continue;
+    printf("---- ops with the %s kernels\n", isa);
+    check_matmul(s, r2, 7);
+    check_matmul(s, r2, 37);
+    check_attention(s, r2);
+    check_attention_long(s, r2);
+    check_pointwise(s, r2);
+    check_threads(s, r2);
+  }
+  cpu_isa_set(cpu_isa_named("avx512") ? "avx512" : cpu_isa_named("avx2") ? "avx2" : "portable");
   pool_shutdown();
   return s.finish("test_ops");
 }
