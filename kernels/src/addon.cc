@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "check.h"
+#include "cpu_isa.h"
 #include "model.h"
 #include "threadpool.h"
 
@@ -806,6 +807,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("memoryInUse", Napi::Function::New<MemoryInUse>(env, "memoryInUse"));
   exports.Set("FRAME_TOKEN", Napi::Number::New(env, FRAME_TOKEN));
   exports.Set("backend", Napi::String::New(env, kernel_ops_active()->name));
+  exports.Set("cpuIsa", Napi::String::New(env, cpu_isa_note()));
   // Park-and-join the pool's threads when this environment goes away (worker_threads, exit).
   napi_add_env_cleanup_hook(env, [](void*) { pool_shutdown(); }, nullptr);
   return exports;

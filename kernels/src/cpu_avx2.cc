@@ -34,7 +34,7 @@ static const int NV = 2;
 
 #include "cpu_gemm.inc"
 
-static const CpuIsa kTable = {"avx2", MR, NR, gemm_block, gelu_forward, gelu_backward,
+static const CpuIsa kTable = {"avx2", MR, NR, gemm_block, gelu_forward, gelu_backward, softmax_row,
                                 softmax_causal_row, softmax_causal_row_backward};
 
 }  // namespace isa_avx2

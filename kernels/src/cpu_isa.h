@@ -39,6 +39,8 @@ struct CpuIsa {
   // (isa_math.h) vectorised by the compiler, without FMA contraction (ISO C++ mode).
   void (*gelu_forward)(float* out, const float* inp, int64_t n);
   void (*gelu_backward)(float* dinp, const float* inp, const float* dout, int64_t n);
+  // Softmax of one row of logits; the row's max and sum of exp(x - max) for the log-sum-exp.
+  void (*softmax_row)(float* p, const float* x, int V, float* maxval, float* sum);
   // One row of causal attention's softmax and its backward (isa_math.h).
   void (*softmax_causal_row)(float* w, int len, int T, float scale);
   void (*softmax_causal_row_backward)(float* dp, const float* p, int len, int T, float scale);

@@ -231,6 +231,7 @@ interface NativeAddon {
   setMemoryLimit(bytes: number): void;
   memoryInUse(): number;
   backend: string;
+  cpuIsa: string;
 }
 
 let native: NativeAddon | undefined;
@@ -283,6 +284,14 @@ export function memoryInUse(): number {
 /** Name of the backend behind the op table ("cpu" until a GPU backend is built in). */
 export function backendName(): string {
   return loadAddon().backend;
+}
+
+/**
+ * The vectorised kernels the CPU backend runs ("avx512", "avx2" or "portable") and why: cpuid, or
+ * PARAVT_CPU_ISA (read when the addon loads), e.g. "avx512 (cpuid)".
+ */
+export function cpuIsa(): string {
+  return loadAddon().cpuIsa;
 }
 
 /** Creates a model with GPT-2 style initialisation from `seed` (default 0). */

@@ -41,7 +41,10 @@ static inline float tanh_branchless(float x) {
                  3.33332819422e-1f) *
                     z * x +
                 x;
-  float clamped = ax < 9.0f ? ax : 9.0f;  // tanh(9) rounds to 1 in float; keeps exp finite
+  // tanh(9) rounds to 1 in float; the clamp keeps exp finite. Every comparison here is written so
+  // that a NaN input stays NaN (a NaN compares false): non-finite values must reach the checks of
+  // model.cc instead of turning into numbers.
+  float clamped = ax > 9.0f ? 9.0f : ax;
   float big = 1.0f - 2.0f / (exp_cephes(2.0f * clamped) + 1.0f);
   big = x < 0.0f ? -big : big;
   return ax < 0.625f ? small : big;
@@ -67,6 +70,28 @@ static inline void gelu_backward_loop(float* __restrict__ dinp, const float* __r
   }
 }
 
+// Softmax of one row of logits (cross-entropy, token log-probabilities): p = softmax(x) over V;
+// returns the row's max in *maxval and sum_i exp(x_i - max) in *sum (for the log-sum-exp).
+static inline void softmax_row_loop(float* __restrict__ p, const float* __restrict__ x, int V, float* maxval,
+                                    float* sum) {
+  float mx = -INFINITY;
+  for (int i = 0; i < V; i++) mx = x[i] > mx ? x[i] : mx;
+  for (int i = 0; i < V; i++) {
+    float d = x[i] - mx;
+    p[i] = exp_cephes(d < -87.0f ? -87.0f : d);  // NaN (from inf - inf or a NaN logit) stays NaN
+  }
+  float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  int j = 0;
+  for (; j + 8 <= V; j += 8)
+    for (int i = 0; i < 8; i++) acc[i] += p[j + i];
+  float s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+  for (; j < V; j++) s += p[j];
+  float inv = 1.0f / s;
+  for (int i = 0; i < V; i++) p[i] *= inv;
+  *maxval = mx;
+  *sum = s;
+}
+
 // Attention rows (ops.h: causal softmax over columns 0..len-1 of a row of T).
 // Forward: w[0..len) holds q.k_j; becomes softmax(w * scale); w[len..T) = 0.
 static inline void softmax_causal_row_loop(float* __restrict__ w, int len, int T, float scale) {
@@ -78,7 +103,7 @@ static inline void softmax_causal_row_loop(float* __restrict__ w, int len, int T
   }
   for (int j = 0; j < len; j++) {
     float d = w[j] - mx;
-    w[j] = exp_cephes(d > -87.0f ? d : -87.0f);  // exp(-87) ~ 1.6e-38: as good as 0 in the sum
+    w[j] = exp_cephes(d < -87.0f ? -87.0f : d);  // exp(-87) ~ 1.6e-38: as good as 0 in the sum; NaN stays
   }
   float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};  // 8 partial sums in a fixed order, as dot() in ops_cpu.cc
   int j = 0;

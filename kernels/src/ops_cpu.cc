@@ -444,23 +444,16 @@ void residual_backward_cpu(float* da, float* db, const float* dout, int64_t N) {
 
 void softmax_crossentropy_forward_cpu(float* losses, float* probs, const float* logits, const int* targets,
                                       const float* mask, int N, int V) {
+  const CpuIsa* isa = cpu_isa();
   parallel_for(N, grain(4 * (int64_t)V), [&](int64_t begin, int64_t end) {
     for (int64_t n = begin; n < end; n++) {
       if (mask[n] == 0.0f) {
         losses[n] = 0.0f;
         continue;
       }
-      const float* __restrict__ x = logits + n * V;
-      float* __restrict__ p = probs + n * V;
-      float maxval = -INFINITY;
-      for (int i = 0; i < V; i++) maxval = x[i] > maxval ? x[i] : maxval;
-      float sum = 0.0f;
-      for (int i = 0; i < V; i++) {
-        p[i] = expf(x[i] - maxval);
-        sum += p[i];
-      }
-      float inv = 1.0f / sum;
-      for (int i = 0; i < V; i++) p[i] *= inv;
+      const float* x = logits + n * V;
+      float maxval, sum;
+      isa->softmax_row(probs + n * V, x, V, &maxval, &sum);
       losses[n] = logf(sum) - (x[targets[n]] - maxval);
     }
   });
@@ -485,6 +478,7 @@ void softmax_crossentropy_backward_cpu(float* dlogits, const float* dlosses, con
 
 void token_logprobs_cpu(float* logp, float* entropy, float* probs, const float* logits, const int* targets,
                         const float* mask, int N, int V) {
+  const CpuIsa* isa = cpu_isa();
   parallel_for(N, grain(5 * (int64_t)V), [&](int64_t begin, int64_t end) {
     for (int64_t n = begin; n < end; n++) {
       if (mask[n] == 0.0f) {
@@ -493,16 +487,10 @@ void token_logprobs_cpu(float* logp, float* entropy, float* probs, const float* 
         continue;
       }
       const float* __restrict__ x = logits + n * V;
-      float* __restrict__ p = probs + n * V;
-      float maxval = -INFINITY;
-      for (int i = 0; i < V; i++) maxval = x[i] > maxval ? x[i] : maxval;
-      float sum = 0.0f;
-      for (int i = 0; i < V; i++) {
-        p[i] = expf(x[i] - maxval);
-        sum += p[i];
-      }
-      float inv = 1.0f / sum, lse = logf(sum);
-      for (int i = 0; i < V; i++) p[i] *= inv;
+      const float* __restrict__ p = probs + n * V;
+      float maxval, sum;
+      isa->softmax_row(probs + n * V, x, V, &maxval, &sum);
+      float lse = logf(sum);
       logp[n] = (x[targets[n]] - maxval) - lse;
       if (entropy) {
         // H = lse - sum p (x - max), in double: a sum of V terms of both signs.

@@ -251,6 +251,15 @@ static void check_gelu_isas(Suite& s, Rng& r) {
   }
   printf("  tanh over [-10, 10]               max |err| %.2e\n", max_err);
   s.expect(max_err <= 3e-7, "tanh_branchless max error %g > 3e-7", max_err);
+  // Non-finite inputs stay non-finite, so model.cc's checks still see them.
+  s.expect(isnan(tanh_branchless(NAN)) && fabsf(tanh_branchless(INFINITY) - 1.0f) <= 6e-8f &&
+               fabsf(tanh_branchless(-INFINITY) + 1.0f) <= 6e-8f,
+           "tanh of NaN / +-inf: %g %g %g", (double)tanh_branchless(NAN), (double)tanh_branchless(INFINITY),
+           (double)tanh_branchless(-INFINITY));
+  float row[3] = {INFINITY, INFINITY, 1.0f}, p[3], mx, sum;
+  softmax_row_loop(p, row, 3, &mx, &sum);
+  s.expect(isnan(p[0]) && isnan(sum), "softmax of a row of overflowed logits must be NaN, got %g (sum %g)",
+           (double)p[0], (double)sum);
   Vec dy(x.size());
   r.fill(dy, -1, 1);
   Vec ref_out(x.size()), ref_d(x.size(), 0.0f);

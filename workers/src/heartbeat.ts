@@ -4,6 +4,7 @@
 // the worker reappears with the next beat that gets through.
 import { randomUUID } from "node:crypto";
 import os from "node:os";
+import { cpuIsa } from "@paravt/kernels";
 import type { QueueName, WorkerInfo } from "@paravt/shared";
 import { announceWorker, setWorkerIdentity, withdrawWorker } from "@paravt/shared/server";
 
@@ -42,9 +43,10 @@ export function startHeartbeat(opts: {
   const id = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const startedAt = new Date().toISOString();
   const cpus = os.cpus();
-  // The CPU core's device is the machine's processor and RAM; a CUDA backend will report the
+  // The CPU core's device is the machine's processor and RAM, with the vectorised kernels it runs
+  // (cpuid or PARAVT_CPU_ISA: "avx512", "avx2" or "portable"); a CUDA backend will report the
   // GPU's name and memory here.
-  const device = cpus[0]?.model.trim() || os.arch();
+  const device = `${cpus[0]?.model.trim() || os.arch()} (${cpuIsa().split(" ")[0]} kernels)`;
   // Each run attempt this process starts records the same backend and device (services/runs.ts).
   setWorkerIdentity({ backend: opts.backend, device });
   const info = (): WorkerInfo => ({
