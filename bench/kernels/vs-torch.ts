@@ -76,18 +76,28 @@ function batch(s: Shape) {
   return { batchSize: s.B, seqLen: s.T, tokens, targets, frames };
 }
 
-async function bestOf(reps: number, fn: () => Promise<void>): Promise<number> {
+// Best wall time and best CPU time (the process's user + system: the work itself, which a busy
+// machine does not inflate as it does wall time) of `reps` runs after a warm-up.
+interface Timing {
+  wall: number;
+  cpu: number;
+}
+async function bestOf(reps: number, fn: () => Promise<void>): Promise<Timing> {
   await fn();
-  let min = Infinity;
+  const best = { wall: Infinity, cpu: Infinity };
   for (let i = 0; i < reps; i++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     await fn();
-    min = Math.min(min, performance.now() - t0);
+    const wall = performance.now() - t0;
+    const c = process.cpuUsage(c0);
+    best.wall = Math.min(best.wall, wall);
+    best.cpu = Math.min(best.cpu, (c.user + c.system) / 1000);
   }
-  return min;
+  return best;
 }
 
-async function coreStep(s: Shape): Promise<number> {
+async function coreStep(s: Shape): Promise<Timing> {
   const model = createModel(s.config, { seed: 1 });
   const b = batch(s);
   return bestOf(REPS, async () => {
@@ -95,7 +105,7 @@ async function coreStep(s: Shape): Promise<number> {
   });
 }
 
-async function coreDecode(config: ModelConfig): Promise<number> {
+async function coreDecode(config: ModelConfig): Promise<Timing> {
   const model = createModel(config, { seed: 1 });
   const prompt = Int32Array.from({ length: PROMPT }, (_, i) => (i * 37) % config.vocabSize);
   const argmax = (x: Float32Array) => x.reduce((bi, v, i, a) => (v > a[bi]! ? i : bi), 0);
@@ -142,26 +152,29 @@ async function main() {
       .map((x) => x.toFixed(1))
       .join(" ")}`,
   );
-  const rows: { what: string; core: number[]; torch: number[] }[] = [];
+  const rows: { what: string; core: Timing[]; torch: Timing[] }[] = [];
   let torchVersion = "";
+  const say = (what: string, r: number, c: Timing, t: Timing) =>
+    console.log(
+      `${what}, round ${r + 1}: core ${c.wall.toFixed(0)} ms (cpu ${c.cpu.toFixed(0)}), ` +
+        `torch ${t.wall.toFixed(0)} ms (cpu ${t.cpu.toFixed(0)})`,
+    );
   for (const s of SHAPES) {
-    const row = { what: `train step, ${s.name}`, core: [] as number[], torch: [] as number[] };
+    const row = { what: `train step, ${s.name}`, core: [] as Timing[], torch: [] as Timing[] };
     for (let r = 0; r < ROUNDS; r++) {
       row.core.push(await coreStep(s));
       const t = await torch([...shapeArgs(s), "--reps", String(REPS)]);
       torchVersion = String(t.torch);
-      row.torch.push(Number(t.step_ms));
-      console.log(
-        `${row.what}, round ${r + 1}: core ${row.core.at(-1)!.toFixed(0)} ms, torch ${row.torch.at(-1)!.toFixed(0)} ms`,
-      );
+      row.torch.push({ wall: Number(t.step_ms), cpu: Number(t.step_cpu_ms) });
+      say(row.what, r, row.core.at(-1)!, row.torch.at(-1)!);
     }
     rows.push(row);
   }
   const dec = SHAPES[0]!;
   const drow = {
     what: `decode ${DECODE + 1} tokens, batch 1, ${dec.name.split(",")[0]}`,
-    core: [] as number[],
-    torch: [] as number[],
+    core: [] as Timing[],
+    torch: [] as Timing[],
   };
   for (let r = 0; r < ROUNDS; r++) {
     drow.core.push(await coreDecode(dec.config));
@@ -174,18 +187,23 @@ async function main() {
       "--reps",
       String(REPS),
     ]);
-    drow.torch.push(Number(t.decode_ms));
-    console.log(
-      `${drow.what}, round ${r + 1}: core ${drow.core.at(-1)!.toFixed(0)} ms, torch ${drow.torch.at(-1)!.toFixed(0)} ms`,
-    );
+    drow.torch.push({ wall: Number(t.decode_ms), cpu: Number(t.decode_cpu_ms) });
+    say(drow.what, r, drow.core.at(-1)!, drow.torch.at(-1)!);
   }
   rows.push(drow);
-  console.log(`\n| ${THREADS} threads | core (ms) | PyTorch ${torchVersion} (ms) | PyTorch / core |`);
-  console.log("| --- | ---: | ---: | ---: |");
+  const list = (xs: number[], d = 0) => xs.map((x) => x.toFixed(d)).join(" / ");
+  console.log(
+    `\n| ${THREADS} thread(s), each round | core wall (ms) | PyTorch ${torchVersion} wall (ms) | ` +
+      "**PyTorch / core, wall** | core CPU (ms) | PyTorch CPU (ms) | **PyTorch / core, CPU** |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const r of rows) {
-    const ratios = r.core.map((c, i) => r.torch[i]! / c);
-    const list = (xs: number[], d = 0) => xs.map((x) => x.toFixed(d)).join(" / ");
-    console.log(`| ${r.what} | ${list(r.core)} | ${list(r.torch)} | **${list(ratios, 2)}** |`);
+    const wall = r.core.map((c, i) => r.torch[i]!.wall / c.wall);
+    const cpu = r.core.map((c, i) => r.torch[i]!.cpu / c.cpu);
+    console.log(
+      `| ${r.what} | ${list(r.core.map((c) => c.wall))} | ${list(r.torch.map((t) => t.wall))} | **${list(wall, 2)}** | ` +
+        `${list(r.core.map((c) => c.cpu))} | ${list(r.torch.map((t) => t.cpu))} | **${list(cpu, 2)}** |`,
+    );
   }
   console.log(
     `load average at end: ${loadavg()
