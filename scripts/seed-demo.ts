@@ -12,23 +12,7 @@ import {
   videos,
 } from "@paravt/shared/server";
 import { DEMO_MODELS, DEMO_PROJECT, DEMO_SUITE, DEMO_USER, DEMO_VIDEOS } from "./demo-data";
-
-/**
- * Earlier seeds named the demo models after their training history, e.g. "nano-default (small, SFT
- * on the core 18800 steps + …)", a new name (and row) each time the default changed. The history
- * now lives in the checkpoint's lineage: the latest such row takes the short name, keeping its
- * runs, instead of a second model being added beside it.
- */
-async function renameFormerDemoModel(projectId: string, name: string): Promise<void> {
-  if (await db().model.findUnique({ where: { projectId_name: { projectId, name } } })) return;
-  const former = await db().model.findFirst({
-    where: { projectId, kind: "NANO_CHECKPOINT", name: { startsWith: `${name} (` } },
-    orderBy: { createdAt: "desc" },
-  });
-  if (!former) return;
-  await db().model.update({ where: { id: former.id }, data: { name } });
-  console.log(`seed: renamed model "${former.name}" to "${name}"`);
-}
+import { renameFormerDemoModel } from "./demo-rename";
 
 async function main(): Promise<void> {
   let user = await db().user.findUnique({ where: { email: DEMO_USER.email } });
@@ -58,7 +42,8 @@ async function main(): Promise<void> {
   // Upserted: the checkpoint's absolute path follows the checkout that runs the demo.
   for (const m of DEMO_MODELS) {
     const config = { checkpoint: m.checkpoint, preset: m.preset };
-    await renameFormerDemoModel(project.id, m.name);
+    const former = await renameFormerDemoModel(project.id, m.name);
+    if (former !== null) console.log(`seed: renamed model "${former}" to "${m.name}"`);
     await db().model.upsert({
       where: { projectId_name: { projectId: project.id, name: m.name } },
       create: { projectId: project.id, name: m.name, kind: "NANO_CHECKPOINT", config },

@@ -51,6 +51,10 @@ const config: NextConfig = {
     "@paravt/protocol",
     "@paravt/db",
     "@paravt/video",
+    // Only their pure entries (`@paravt/agent/prompts`, `@paravt/nano/tokenizer`): the episode
+    // transcript renders prompts with the runner's own templates.
+    "@paravt/agent",
+    "@paravt/nano",
   ],
   // Native or worker-style server dependencies stay plain Node requires.
   serverExternalPackages: [

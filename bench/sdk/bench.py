@@ -27,7 +27,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-import paravt
+import paravt_workbench as pvt
 
 NAMES = [
     "reward_mean",
@@ -75,7 +75,7 @@ def check_points(args, run_id):
 
 def bench_sdk(args, tag, spool):
     steps = [values_of(s) for s in range(args.steps)]
-    run = paravt.init(
+    run = pvt.init(
         name=f"bench-sdk-{tag}", api_url=args.url, api_token=args.token, project=args.project, spool_dir=spool
     )
     cost = []

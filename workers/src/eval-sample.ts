@@ -10,6 +10,7 @@ import {
   runEpisode,
   scoreEpisode,
   videoFrameSampler,
+  withOptions,
   type ChatEngine,
   type Trajectory,
 } from "@paravt/agent";
@@ -85,18 +86,6 @@ const frames = videoFrameSampler();
 /** The runner refused the run's settings (knobs, prompt templates): no sample can succeed. */
 export function isRunSettingsError(err: unknown): err is Error {
   return err instanceof KnobsError || err instanceof TemplateError;
-}
-
-const LETTERS = "ABCDEFGHIJ";
-
-/**
- * The question with its options, one per line ("A. ..."), as benchmarks print them. A question
- * that already lists them (the needle suite's text, which nano was trained on) is left as is.
- */
-export function withOptions(question: string, options: string[] | null): string {
-  if (!options?.length || options.every((o) => question.includes(o))) return question;
-  const lines = options.map((o, i) => (/^[A-J][.)]\s/.test(o) ? o : `${LETTERS[i] ?? "?"}. ${o}`));
-  return `${question}\n${lines.join("\n")}`;
 }
 
 /** One episode, scored. Engine and video failures come back as an ERROR result, not a throw. */

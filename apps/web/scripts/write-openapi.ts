@@ -1,12 +1,12 @@
 // Writes the REST API's OpenAPI document to packages/client/openapi.json and regenerates both typed
 // clients from it (`npm run -w @paravt/web openapi`): the TypeScript client's src/schema.ts and the
-// Python SDK's sdk/python/paravt/api/_generated.py. Run it after changing a procedure's input,
+// Python SDK's sdk/python/paravt_workbench/api/_generated.py. Run it after changing a procedure's input,
 // output or meta.openapi; src/server-tests/openapi-client.test.ts and
 // packages/client/src/render-python.test.ts fail while a file is stale.
 import fs from "node:fs/promises";
 import path from "node:path";
 import { buildOpenApiDocument } from "@paravt/api";
-import { renderPythonClient } from "@paravt/client/render-python";
+import { PYTHON_CLIENT_PATH, renderPythonClient } from "@paravt/client/render-python";
 import { renderSchema } from "@paravt/client/render-schema";
 
 const root = path.resolve(import.meta.dirname, "..", "..", "..");
@@ -19,9 +19,9 @@ await fs.writeFile(
 );
 // The Python client is rendered from the document as written (JSON), as its staleness test reads it.
 await fs.writeFile(
-  path.join(root, "sdk", "python", "paravt", "api", "_generated.py"),
+  path.join(root, ...PYTHON_CLIENT_PATH.split("/")),
   renderPythonClient(JSON.parse(JSON.stringify(doc)) as Record<string, unknown>),
 );
 console.log(
-  `wrote ${Object.keys(doc.paths ?? {}).length} paths to packages/client/openapi.json, src/schema.ts and sdk/python/paravt/api/_generated.py`,
+  `wrote ${Object.keys(doc.paths ?? {}).length} paths to packages/client/openapi.json, src/schema.ts and ${PYTHON_CLIENT_PATH}`,
 );

@@ -172,11 +172,19 @@ test("episode viewer: overview ticks and parallel crop windows on the timeline, 
     const transcript = page.getByTestId("full-transcript");
     await transcript.getByText("Full transcript").click();
     const sections = transcript.locator("details[data-section]");
-    // The question, 4 assistant turns (3 tool rounds and the answer), and per call its arguments,
-    // sub-agent output and tool response.
+    // The prompts, 4 assistant turns (3 tool rounds and the answer), and per call its arguments
+    // and tool response.
     await expect(transcript.locator('[data-section="question"]')).toBeVisible();
     await expect(transcript.locator('details[data-role="assistant"]')).toHaveCount(4);
-    await expect(transcript.locator('details[data-role="sub-agent prompt"]')).toHaveCount(15);
+    await expect(transcript.locator('details[data-role="tool call"]')).toHaveCount(15);
+    // The prompts, rendered by the runner's own templates (generic preset, agentic_general): the
+    // system prompt, the user prompt with the frames marked, the final-answer request before turn 4.
+    const system = transcript.locator('[data-section="system"]');
+    await system.locator("summary").click();
+    await expect(system.locator("pre")).toContainText("You answer questions about a video. You see 8 frames");
+    await expect(system.getByTestId("section-count")).toHaveText(/^[\d,]+ chars$/);
+    await expect(transcript.locator('[data-section="question"] summary')).toContainText("User prompt (turn 1)");
+    await expect(transcript.locator('[data-section="turn-3.final-request"]')).toHaveCount(1);
     const toolResponse = transcript.locator('[data-section="turn-1.call-2.response"]');
     await toolResponse.locator("summary").click();
     await expect(toolResponse).toHaveAttribute("open", "");

@@ -8,6 +8,7 @@ import { isVideoError } from "@paravt/video/sampling";
 import type { FrameSampler, VideoRef } from "./frame-sampler";
 import type { EvalKnobs } from "./knobs";
 import { appendText, bareFrames, timestampedFrames, toolResponse } from "./messages";
+import { renderSubAgentPrompt } from "./episode-prompts";
 import { mapPool } from "./pool";
 import { subAgentValues, type PromptTexts } from "./prompts";
 import { referenceCropError, referenceCropResponse } from "./reference-protocol";
@@ -229,18 +230,18 @@ export async function runToolRound(ctx: RoundContext): Promise<RoundResult> {
   // Training style (SPEC §1.4): one sub-agent per cropped call, all in one engine call.
   const withFrames = accepted.filter((r) => r.status === "OK");
   const requests = withFrames.map((r): CompletionRequest => {
-    const values = subAgentValues(r.startS!, r.endS!, r.frameTimestamps, ctx);
+    // episode-prompts.ts: the one definition the workbench's transcript renders too.
+    const prompt = renderSubAgentPrompt(
+      ctx.texts,
+      { startS: r.startS!, endS: r.endS!, frameTimestamps: r.frameTimestamps },
+      ctx,
+    );
     const messages: ChatMessage[] = [];
-    if (ctx.texts.subAgentSystem !== "") {
-      messages.push({ role: "system", content: fillTemplate(ctx.texts.subAgentSystem, values) });
-    }
+    if (prompt.system !== null) messages.push({ role: "system", content: prompt.system });
     // nano's sub-agent format: `<video>\n{prompt}` with `<video>` = the window's timestamped frames.
     messages.push({
       role: "user",
-      content: [
-        ...timestampedFrames(frames.get(r.index)!, ctx.videoKey),
-        { type: "text", text: `\n${fillTemplate(ctx.texts.subAgent, values)}` },
-      ],
+      content: [...timestampedFrames(frames.get(r.index)!, ctx.videoKey), { type: "text", text: prompt.text }],
     });
     return {
       messages,

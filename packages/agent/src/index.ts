@@ -47,6 +47,16 @@ export {
   type PromptOverrides,
   type PromptTexts,
 } from "./prompts";
+export {
+  renderMainPrompt,
+  renderSubAgentPrompt,
+  videoNameOf,
+  withOptions,
+  type MainPrompt,
+  type MainPromptInput,
+  type SubAgentPrompt,
+  type SubAgentWindow,
+} from "./episode-prompts";
 export { fillTemplate, placeholdersOf, TemplateError, unknownPlaceholders } from "./template";
 export {
   EpisodeErrorSchema,

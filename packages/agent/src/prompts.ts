@@ -230,12 +230,13 @@ export interface MainPromptValues {
   subtitles: string;
   duration: number;
   k: number;
-  maxTurns: number;
-  maxParallel: number;
+  /** null: unknown (a stored episode's run does not record it); a template naming it cannot be filled. */
+  maxTurns: number | null;
+  maxParallel: number | null;
   questionType: EvalQuestionType;
 }
 
-/** The values of MAIN_PLACEHOLDERS. */
+/** The values of MAIN_PLACEHOLDERS (an unknown count is left out, so `fillTemplate` refuses it by name). */
 export function mainValues(v: MainPromptValues, answerFormat: string): Record<string, string> {
   return {
     question: v.question,
@@ -244,8 +245,8 @@ export function mainValues(v: MainPromptValues, answerFormat: string): Record<st
     subtitles: v.subtitles,
     duration: v.duration.toFixed(1),
     k: String(v.k),
-    max_turns: String(v.maxTurns),
-    max_parallel: String(v.maxParallel),
+    ...(v.maxTurns !== null ? { max_turns: String(v.maxTurns) } : {}),
+    ...(v.maxParallel !== null ? { max_parallel: String(v.maxParallel) } : {}),
     answer_format: answerFormat,
   };
 }

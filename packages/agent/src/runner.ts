@@ -16,19 +16,9 @@ import { asEngineError, runToolRound, withFinalAnswerNudge } from "./dispatch";
 import type { FrameSampler, FrameSampling, OverviewResult, VideoRef } from "./frame-sampler";
 import { parseEvalKnobs, type EvalKnobsInput } from "./knobs";
 import { bareFrames, timestampedFrames } from "./messages";
-import {
-  ANSWER_FORMATS,
-  isAgentic,
-  mainValues,
-  questionWithSubtitles,
-  resolvePromptTexts,
-  splitAtFrames,
-  type EvalQuestionType,
-  type PromptMode,
-} from "./prompts";
-import { REFERENCE_FINAL_ANSWER, REFERENCE_SYSTEM } from "./reference-protocol";
+import { renderMainPrompt, videoNameOf, type MainPrompt } from "./episode-prompts";
+import { isAgentic, resolvePromptTexts, type EvalQuestionType } from "./prompts";
 import { predictionOf } from "./scoring";
-import { fillTemplate } from "./template";
 import { charsTokenCounter } from "./token-counter";
 import { parseTurnCalls } from "./tool-calls";
 import { storableJson, TRAJECTORY_VERSION, type EpisodeError, type Trajectory, type TurnRecord } from "./trajectory";
@@ -63,10 +53,10 @@ export interface RunEpisodeOptions {
  * The reference's first request (driver.py `_video_user_content`): its system prompt, then the
  * video (bare frames, or the file for the `video_url` channel) and the question text.
  */
-function referenceFirstMessages(mode: PromptMode, video: ContentPart[], question: string): ChatMessage[] {
+function referenceFirstMessages(main: MainPrompt, video: ContentPart[]): ChatMessage[] {
   return [
-    { role: "system", content: REFERENCE_SYSTEM[mode] },
-    { role: "user", content: [...video, { type: "text", text: question }] },
+    { role: "system", content: main.system ?? "" },
+    { role: "user", content: [...video, { type: "text", text: main.userAfter }] },
   ];
 }
 
@@ -83,7 +73,7 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<Trajectory> {
   const video: VideoRef = { file: o.input.video.file, ...(o.input.video.key ? { key: o.input.video.key } : {}) };
   const videoKey = o.input.video.key ?? o.input.video.file;
   const videoPath = o.input.video.path ?? basename(o.input.video.file);
-  const videoName = basename(videoPath);
+  const videoName = videoNameOf(videoPath);
   const signal = o.signal;
   const forcedPrefix = knobs.thinkPrefix ? THINK_PREFIX : null;
   // The reference evaluator's request (reference-protocol.ts): its texts, bare frames, its sampling.
@@ -92,7 +82,6 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<Trajectory> {
   // The reference's `is_mcq` is true for every benchmark but Charades-STA (grounding), MMVU's
   // open-ended rows included: it picks the final-answer text and budget.
   const referenceMcq = questionType !== "tvg";
-  let finalAnswerText = "";
 
   const traj: Trajectory = {
     version: TRAJECTORY_VERSION,
@@ -156,39 +145,38 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<Trajectory> {
   traj.overviewTimestamps = overview.frames.map((f) => f.timestamp);
   traj.overviewSourceTimes = overview.frames.map((f) => f.sourceTime);
 
+  // The prompt texts (episode-prompts.ts: the one definition the workbench's transcript renders too).
+  const main = renderMainPrompt({
+    mode: knobs.mode,
+    preset,
+    requestStyle: knobs.requestStyle,
+    prompts: knobs.prompts,
+    question: o.input.question,
+    questionType,
+    subtitles: o.input.subtitles,
+    videoPath,
+    duration: overview.duration,
+    k: knobs.k,
+    maxTurns: knobs.maxTurns,
+    maxParallel: knobs.maxParallel,
+  });
+  const finalAnswerText = main.finalAnswer;
   let messages = reference
     ? referenceFirstMessages(
-        knobs.mode,
+        main,
         videoChannel
           ? [{ type: "video_file", url: `file://${resolve(o.input.video.file)}` }]
           : bareFrames(overview.frames, videoKey),
-        o.input.question,
       )
     : workbenchFirstMessages();
   function workbenchFirstMessages(): ChatMessage[] {
-    const values = mainValues(
-      {
-        question: questionWithSubtitles(o.input.question, o.input.subtitles ?? "", texts.user),
-        videoPath,
-        videoName,
-        subtitles: o.input.subtitles ?? "",
-        duration: overview!.duration,
-        k: knobs.k,
-        maxTurns: knobs.maxTurns,
-        maxParallel: knobs.maxParallel,
-        questionType,
-      },
-      ANSWER_FORMATS[questionType],
-    );
-    finalAnswerText = fillTemplate(texts.finalAnswer, values);
-    const { before, after } = splitAtFrames(texts.user, values);
     const first: ContentPart[] = [
-      ...(before ? [{ type: "text" as const, text: before }] : []),
+      ...(main.userBefore ? [{ type: "text" as const, text: main.userBefore }] : []),
       ...timestampedFrames(overview!.frames, videoKey),
-      ...(after ? [{ type: "text" as const, text: after }] : []),
+      ...(main.userAfter ? [{ type: "text" as const, text: main.userAfter }] : []),
     ];
     const out: ChatMessage[] = [];
-    if (texts.system !== "") out.push({ role: "system", content: fillTemplate(texts.system, values) });
+    if (main.system !== null) out.push({ role: "system", content: main.system });
     out.push({ role: "user", content: first });
     return out;
   }
@@ -200,9 +188,10 @@ export async function runEpisode(o: RunEpisodeOptions): Promise<Trajectory> {
     const forcedFinal = agentic && knobs.maxTurns > 0 && rounds >= knobs.maxTurns;
     if (forcedFinal) {
       // The reference asks in a turn of its own; the workbench appends its nudge to the last user turn.
-      messages = reference
-        ? [...messages, { role: "user", content: REFERENCE_FINAL_ANSWER[referenceMcq ? "mcq" : "grounding"] }]
-        : withFinalAnswerNudge(messages, finalAnswerText);
+      messages =
+        main.finalAnswerPlacement === "own_turn"
+          ? [...messages, { role: "user", content: finalAnswerText }]
+          : withFinalAnswerNudge(messages, finalAnswerText);
     }
     const finalBudget = knobs.finalAnswerMaxTokens[reference ? (referenceMcq ? "mcq" : "tvg") : questionType];
     const maxTokens = forcedFinal ? finalBudget : knobs.maxTokens;

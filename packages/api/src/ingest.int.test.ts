@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { RolloutItemInput } from "@paravt/shared";
+import { CLOCK_SKEW_TOLERANCE_MS, type RolloutItemInput } from "@paravt/shared";
 import { closeEventBus, db, onRunEvents } from "@paravt/shared/server";
 import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -136,6 +136,14 @@ describe("ingest router", () => {
     expect(mixed.items.map((i) => i.status)).toEqual(["conflict", "stored", "stored", "duplicate", "invalid"]);
     expect(mixed.items[0]!.reason).toMatch(/step 3 already has other values for reward_mean/);
     expect(mixed.items[1]!.reason).toBe("kept the stored values of reward_mean at step 3");
+    // Each reason names its kind, so a client can group them (the Python SDK warns once per kind).
+    expect(mixed.items.map((i) => i.code)).toEqual([
+      "other_values_stored",
+      "kept_stored_values",
+      undefined,
+      "repeated_id",
+      "no_values",
+    ]);
     const rows = await db().metric.findMany({
       where: { runId: run.id, name: "reward_mean" },
       orderBy: { step: "asc" },
@@ -150,6 +158,46 @@ describe("ingest router", () => {
     // The run's dashboard reads them like any training run's.
     const series = await fx.asViewer.runs.metrics({ projectId, runId: run.id, names: ["kl"] });
     expect(series[0]!.points.map((p) => p.step)).toEqual([1, 2, 3]);
+  });
+
+  it("clock skew: an `at` ahead of the server's clock is stored at the server's time, one long before the run kept, each with its reason", async () => {
+    const { run } = await fx.asEditor.ingest.createRun({ projectId, clientId: "skew-run", name: "skew" });
+    const created = (await db().run.findUniqueOrThrow({ where: { id: run.id } })).createdAt.getTime();
+    const tolerance = CLOCK_SKEW_TOLERANCE_MS;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const sentAt = Date.now();
+    const items = [
+      // A trainer machine whose clock runs an hour ahead.
+      { id: "ahead", step: 1, values: { loss: 1 }, at: iso(sentAt + 12 * tolerance) },
+      // Within the tolerance either way: kept as given, no reason.
+      { id: "near-ahead", step: 2, values: { loss: 2 }, at: iso(sentAt + tolerance / 5) },
+      { id: "near-before", step: 3, values: { loss: 3 }, at: iso(created - tolerance / 5) },
+      // Two days before the run was created: a log uploaded after the fact, or a clock behind.
+      { id: "before", step: 4, values: { loss: 4 }, at: iso(created - 2 * 86_400_000) },
+    ];
+    const answer = await fx.asEditor.ingest.metrics({ projectId, runId: run.id, items });
+    const receivedBy = Date.now();
+    expect(answer.counts).toEqual({ stored: 4, duplicate: 0, conflict: 0, invalid: 0 });
+    const byId = new Map(answer.items.map((i) => [i.id, i]));
+    expect(byId.get("ahead")).toMatchObject({ status: "stored", code: "clock_ahead" });
+    expect(byId.get("ahead")!.reason).toMatch(/is 60 min ahead of the server's clock .*stored at the server's time/);
+    expect(byId.get("near-ahead")).toEqual({ id: "near-ahead", status: "stored" });
+    expect(byId.get("near-before")).toEqual({ id: "near-before", status: "stored" });
+    expect(byId.get("before")).toMatchObject({ status: "stored", code: "before_run" });
+    expect(byId.get("before")!.reason).toMatch(/is 2 days before the run was created .*kept as given/);
+
+    const rows = await db().metric.findMany({ where: { runId: run.id, name: "loss" }, orderBy: { step: "asc" } });
+    const wall = rows.map((r) => r.wallTime.getTime());
+    // The point from the future: the server's time while it handled the batch, not the hour ahead.
+    expect(wall[0]).toBeGreaterThanOrEqual(sentAt);
+    expect(wall[0]).toBeLessThanOrEqual(receivedBy);
+    expect(wall.slice(1)).toEqual([items[1]!.at, items[2]!.at, items[3]!.at].map((a) => Date.parse(a)));
+
+    // A retry of the same batch (the SDK's spool, a restarted follower) is all duplicates, silently.
+    const again = await fx.asEditor.ingest.metrics({ projectId, runId: run.id, items });
+    expect(again.items).toEqual(items.map((i) => ({ id: i.id, status: "duplicate" })));
+    const after = await db().metric.findFirstOrThrow({ where: { runId: run.id, name: "loss", step: 1 } });
+    expect(after.wallTime.getTime()).toBe(wall[0]);
   });
 
   it("a resent value that needs 17 significant digits is a duplicate, not a conflict; two runs may share a name", async () => {
@@ -213,6 +261,7 @@ describe("ingest router", () => {
     expect(res.items[1]!.reason).toBeUndefined();
     expect(res.items[2]!.reason).toMatch(/^video not linked: \/etc\/hostname is outside the media roots/);
     expect(res.items[3]!.reason).toMatch(/^video not linked: no video of this project is registered at .*other\.mp4/);
+    expect(res.items.map((i) => i.code)).toEqual([undefined, undefined, "video_not_linked", "video_not_linked"]);
     const samples = await db().sample.findMany({
       where: { key: { in: ["by-uri", "by-link", "outside", "unregistered"] }, episodes: { some: { runId: run.id } } },
       select: { key: true, videoId: true },
@@ -273,6 +322,7 @@ describe("ingest router", () => {
     expect(clash.items.map((i) => i.status)).toEqual(["conflict", "invalid", "invalid"]);
     expect(clash.items[1]!.reason).toMatch(/video no-such-video is not in this project/);
     expect(clash.items[2]!.reason).toBe("two turns have index 0");
+    expect(clash.items.map((i) => i.code)).toEqual(["slot_taken", "video_not_in_project", "index_clash"]);
     expect(await db().episode.count({ where: { runId: run.id } })).toBe(2);
 
     // Read back in full, as a script exports them and as the episode viewer shows them.

@@ -1,15 +1,15 @@
-// The Python SDK's REST client (sdk/python/paravt/api/_generated.py) is rendered from
+// The Python SDK's REST client (sdk/python/paravt_workbench/api/_generated.py) is rendered from
 // openapi.json: this fails when the document changed and `npm run -w @paravt/web openapi` was not
 // run, so the Python types and paths never drift from the document (whose own freshness
 // apps/web/src/server-tests/openapi-client.test.ts checks against the API).
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { renderPythonClient } from "./render-python";
+import { PYTHON_CLIENT_PATH, renderPythonClient } from "./render-python";
 
 const client = path.resolve(import.meta.dirname, "..");
-const generated = path.resolve(client, "..", "..", "sdk", "python", "paravt", "api", "_generated.py");
-const stale = "stale: run `npm run -w @paravt/web openapi` and commit sdk/python/paravt/api/_generated.py";
+const generated = path.resolve(client, "..", "..", ...PYTHON_CLIENT_PATH.split("/"));
+const stale = `stale: run \`npm run -w @paravt/web openapi\` and commit ${PYTHON_CLIENT_PATH}`;
 
 async function committedDocument(): Promise<Record<string, unknown>> {
   return JSON.parse(await fs.readFile(path.join(client, "openapi.json"), "utf8")) as Record<string, unknown>;

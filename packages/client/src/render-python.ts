@@ -1,6 +1,6 @@
-// openapi.json -> the Python SDK's typed REST client (sdk/python/paravt/api/_generated.py): one
+// openapi.json -> the Python SDK's typed REST client (PYTHON_CLIENT_PATH): one
 // TypedDict per object schema of a request body or answer, one method per operation on
-// `ApiClient`, and the OPERATIONS table the transport (paravt/api/_transport.py, hand-written,
+// `ApiClient`, and the OPERATIONS table the transport (paravt_workbench/api/_transport.py, hand-written,
 // stdlib only) sends by. Pure: the generator (apps/web/scripts/write-openapi.ts) and the staleness
 // test (render-python.test.ts) render the same text from the same document.
 //
@@ -9,6 +9,13 @@
 // NotRequired, so an object with both required and optional keys is a required base class plus a
 // `total=False` subclass. Structurally identical schemas (the run summary appears in many answers)
 // are rendered once; every later name is an alias of the first, so every name stays valid.
+
+/**
+ * Where the rendered client lives, from the repository root: the SDK's import package is
+ * `paravt_workbench`, not `paravt`, which is the ParaVT reference trainer's own package
+ * (sdk/python/_build/paravt_build.py says why).
+ */
+export const PYTHON_CLIENT_PATH = "sdk/python/paravt_workbench/api/_generated.py";
 
 type Schema = Record<string, unknown>;
 

@@ -8078,6 +8078,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "stored" | "duplicate" | "conflict" | "invalid";
                             reason?: string;
+                            /** @enum {string} */
+                            code?: "repeated_id" | "not_finite" | "no_values" | "kept_stored_values" | "other_values_stored" | "clock_ahead" | "before_run" | "index_clash" | "video_not_in_project" | "video_not_linked" | "slot_taken";
                         }[];
                     };
                 };
@@ -8284,6 +8286,8 @@ export interface operations {
                             /** @enum {string} */
                             status: "stored" | "duplicate" | "conflict" | "invalid";
                             reason?: string;
+                            /** @enum {string} */
+                            code?: "repeated_id" | "not_finite" | "no_values" | "kept_stored_values" | "other_values_stored" | "clock_ahead" | "before_run" | "index_clash" | "video_not_in_project" | "video_not_linked" | "slot_taken";
                         }[];
                     };
                 };

@@ -13,6 +13,7 @@ export * from "./contracts/training";
 export * from "./contracts/rl-groups";
 export * from "./contracts/token-cap";
 export * from "./contracts/evals";
+export * from "./contracts/episode-prompts";
 export * from "./contracts/eval-quantities";
 export * from "./contracts/sample-grid";
 export * from "./contracts/reviews";

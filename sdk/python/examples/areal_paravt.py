@@ -21,7 +21,7 @@ import sys
 from areal.api.cli_args import load_expr_config
 from transformers import AutoProcessor, AutoTokenizer
 
-from paravt.hooks.areal import attach
+from paravt_workbench.hooks.areal import attach
 from paravt.rl.config import paravt_block_to_env
 from paravt.rl.data.dataset import load_paravt_rl_dataset
 from paravt.rl.rewards import compose_reward

@@ -13,7 +13,7 @@ minute; swap in your model, dataset and reward functions. The paravt part is the
 from datasets import Dataset
 from trl import GRPOConfig, GRPOTrainer
 
-from paravt.hooks.trl import ParavtCallback
+from paravt_workbench.hooks.trl import ParavtCallback
 
 QUESTIONS = {"What is 2 + 2?": "4", "What is 3 * 3?": "9", "What is 10 - 7?": "3", "What is 12 / 4?": "3"}
 

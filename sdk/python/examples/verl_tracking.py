@@ -19,12 +19,12 @@ import math
 
 from verl.utils.tracking import Tracking
 
-import paravt
-from paravt.hooks.verl import attach
+import paravt_workbench as pvt
+from paravt_workbench.hooks.verl import attach
 
 
 def main() -> None:
-    run = paravt.init(name="verl-tracking-example", config={"algorithm": "grpo", "lr": 1e-6}, tags=["example"])
+    run = pvt.init(name="verl-tracking-example", config={"algorithm": "grpo", "lr": 1e-6}, tags=["example"])
     tracking = Tracking(
         project_name="paravt-examples", experiment_name="verl-tracking-example", default_backend=["console"]
     )

@@ -15,6 +15,7 @@ scripts (429 with Retry-After, 5xx, 422), for what the real server cannot be mad
 
 from __future__ import annotations
 
+import email.utils
 import json
 import os
 import socket
@@ -264,10 +265,15 @@ def proxy(workbench):
 
 class Stub:
     """Answers the ingestion calls; ``script`` holds (status, headers, body) answers to give to the
-    next metric/rollout batches before falling back to accepting everything as stored."""
+    next metric/rollout batches before falling back to accepting everything as stored.
+    ``clock_offset``: seconds its ``Date`` header is ahead of this machine's clock (a workbench
+    whose clock differs from the trainer's). ``answer_item(kind, item)``: the per-item result of
+    a stored item instead of a plain "stored" (a reason the real server gives)."""
 
     def __init__(self) -> None:
         self.script: List[Tuple[int, Dict[str, str], Any]] = []
+        self.clock_offset = 0.0
+        self.answer_item: Optional[Callable[[str, dict], dict]] = None
         #: (monotonic time, method, path, parsed body) of every request.
         self.requests: List[Tuple[float, str, str, Any]] = []
         self.statuses: List[dict] = []
@@ -277,6 +283,10 @@ class Stub:
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args) -> None:
                 pass
+
+            def date_time_string(self, timestamp: Optional[float] = None) -> str:
+                # The Date header send_response() writes: the stub's own clock.
+                return email.utils.formatdate((timestamp or time.time()) + stub.clock_offset, usegmt=True)
 
             def _answer(self, status: int, body: Any, headers: Optional[Dict[str, str]] = None) -> None:
                 data = json.dumps(body).encode()
@@ -311,10 +321,16 @@ class Stub:
                     self._answer(status, answer, headers)
                     return
                 results = []
+                kind = self.path.rsplit("/", 1)[-1]
                 for item in body["items"]:
                     seen = item["id"] in stub.stored
                     stub.stored[item["id"]] = item
-                    results.append({"id": item["id"], "status": "duplicate" if seen else "stored"})
+                    if seen:
+                        results.append({"id": item["id"], "status": "duplicate"})
+                    elif stub.answer_item is not None:
+                        results.append({"id": item["id"], **stub.answer_item(kind, item)})
+                    else:
+                        results.append({"id": item["id"], "status": "stored"})
                 counts = {s: sum(r["status"] == s for r in results) for s in ("stored", "duplicate", "conflict", "invalid")}
                 self._answer(200, {"counts": counts, "items": results})
 

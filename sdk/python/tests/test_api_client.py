@@ -1,4 +1,4 @@
-"""The generated REST client (paravt.api): its table matches the OpenAPI document, its types are the
+"""The generated REST client (paravt_workbench.api): its table matches the OpenAPI document, its types are the
 document's schemas, and its requests are what the API reads (checked on the wire against a local
 HTTP server that records them and answers what the test tells it to)."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from paravt.api import (
+from paravt_workbench.api import (
     OPERATIONS,
     ApiClient,
     ApiError,

@@ -1,4 +1,4 @@
-"""Framework hooks (paravt.hooks), each driven with exactly what its framework passes it.
+"""Framework hooks (paravt_workbench.hooks), each driven with exactly what its framework passes it.
 
 The frameworks are not installed here, so each test calls the hook the way the framework's own
 code does (cited by repository, file and commit) with the values it would hand over. The hooks
@@ -23,10 +23,10 @@ from typing import Any, Dict, List
 
 import pytest
 
-from paravt.hooks import areal as areal_hook
-from paravt.hooks import trl as trl_hook
-from paravt.hooks import verl as verl_hook
-from paravt.hooks._common import metric_name, metric_values
+from paravt_workbench.hooks import areal as areal_hook
+from paravt_workbench.hooks import trl as trl_hook
+from paravt_workbench.hooks import verl as verl_hook
+from paravt_workbench.hooks._common import metric_name, metric_values
 
 OPENAPI = json.loads((Path(__file__).resolve().parents[3] / "packages" / "client" / "openapi.json").read_text("utf-8"))
 
@@ -95,7 +95,7 @@ def schema_problems(value: Any, schema: Dict[str, Any], where: str = "$") -> Lis
 
 
 class RecordingRun:
-    """The run API the hooks use (paravt.init's Run), recording each call."""
+    """The run API the hooks use (paravt_workbench.init's Run), recording each call."""
 
     def __init__(self) -> None:
         self.logged: List[tuple] = []
@@ -395,11 +395,11 @@ def test_completions_pass_texts_whole_and_count_logged_images_as_k():
 
 
 def test_the_sdk_takes_what_the_trl_hook_produces_without_a_problem():
-    """The SDK's own item builders (paravt/_items.py), which apply the API's bounds and report
+    """The SDK's own item builders (paravt_workbench/_items.py), which apply the API's bounds and report
     every change as a problem: the hook's output needs none beyond the once-a-run note that text
     rollouts have no video."""
-    from paravt._items import RolloutBuilder, metric_item
-    from paravt._problems import ParavtWarning, Problems
+    from paravt_workbench._items import RolloutBuilder, metric_item
+    from paravt_workbench._problems import ParavtWarning, Problems
 
     problems = Problems()
     trainer = make_grpo_trainer()
@@ -653,14 +653,14 @@ def test_metric_names_become_what_the_api_accepts():
 
 # ---------------------------------------------------------------------------------------------
 # Against the real workbench (conftest.py `workbench`; skipped without PARAVT_TEST_URL): each hook
-# with a real paravt run, read back through the generated REST client (paravt.api).
+# with a real paravt run, read back through the generated REST client (paravt_workbench.api).
 # ---------------------------------------------------------------------------------------------
 
 
 def _real_run(workbench, spool_dir, prefix: str):
-    import paravt
+    import paravt_workbench as pvt
 
-    return paravt.init(
+    return pvt.init(
         project=workbench.project,
         name=f"{prefix}-{uuid.uuid4().hex[:10]}",
         api_url=workbench.url,
@@ -670,7 +670,7 @@ def _real_run(workbench, spool_dir, prefix: str):
 
 
 def _api(workbench):
-    from paravt.api import ApiClient
+    from paravt_workbench.api import ApiClient
 
     return ApiClient(workbench.url, workbench.token, timeout=60)
 

@@ -8,8 +8,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from paravt._items import RolloutBuilder, coerce_number, cut_text, json_safe, metric_item, storable_float, utf16_len
-from paravt._problems import Problems
+from paravt_workbench._items import RolloutBuilder, coerce_number, cut_text, json_safe, metric_item, storable_float, utf16_len
+from paravt_workbench._problems import Problems
 
 
 def metric(values, step=3):

@@ -4,20 +4,26 @@ and the spool on disk. The same behaviour against the real workbench: test_workb
 
 from __future__ import annotations
 
+import email.utils
 import json
 import subprocess
 import sys
+import time
+from datetime import datetime
 
-import paravt
+import pytest
+
+import paravt_workbench as pvt
 from conftest import SDK_DIR, spool_files
-from paravt._problems import Problems
-from paravt._spool import SpoolFile, SpoolWriter
-from paravt._sync import sync_directory
+from paravt_workbench._http import parse_retry_after
+from paravt_workbench._problems import Problems
+from paravt_workbench._spool import SpoolFile, SpoolWriter
+from paravt_workbench._sync import sync_directory
 
 
 def new_run(stub, spool_dir, **kw):
     kw.setdefault("project", "p1")
-    return paravt.init(name="stub run", api_url=stub.url, api_token="pvt_x", spool_dir=str(spool_dir), **kw)
+    return pvt.init(name="stub run", api_url=stub.url, api_token="pvt_x", spool_dir=str(spool_dir), **kw)
 
 
 def test_init_creates_the_run_with_a_json_safe_config_and_the_tags(stub, spool_dir):
@@ -89,8 +95,77 @@ def test_a_422_naming_items_drops_those_and_sends_the_rest(stub, spool_dir):
     assert any("step-0/rollout-1" in m and "sample.key: Too big" in m for m in run.problems)
 
 
+def sent_times(stub):
+    return [datetime.fromisoformat(i["at"]).timestamp() for i in stub.stored.values()]
+
+
+@pytest.mark.parametrize("offset", [3600.0, -7200.0], ids=["workbench-clock-ahead", "workbench-clock-behind"])
+def test_a_clock_off_from_the_workbench_is_measured_from_date_and_at_corrected_with_one_warning(
+    stub, spool_dir, offset
+):
+    stub.clock_offset = offset
+    run = new_run(stub, spool_dir)
+    before = time.time()
+    for step in range(30):
+        run.log({"loss": float(step)}, step=step)
+    after = time.time()
+    run.finish(timeout=30)
+    times = sent_times(stub)
+    assert len(times) == 30
+    # Each point at the workbench's time: the call's time here moved by the offset, within what a
+    # Date header (whole seconds) and a round trip on this machine can tell.
+    assert all(before + offset - 2 <= t <= after + offset + 2 for t in times), (before, after, times[:3])
+    clock = [m for m in run.problems if "this machine's clock" in m]
+    assert len(clock) == 1, run.problems
+    assert ("behind" if offset > 0 else "ahead of") in clock[0]
+
+
+def test_clocks_that_agree_leave_at_as_logged_and_say_nothing(stub, spool_dir):
+    run = new_run(stub, spool_dir)
+    before = time.time()
+    for step in range(5):
+        run.log({"loss": float(step)}, step=step)
+    after = time.time()
+    run.finish(timeout=30)
+    # Below CORRECT_ABOVE_S nothing is corrected: the Date header cannot tell better.
+    assert all(before - 0.01 <= t <= after + 0.01 for t in sent_times(stub))
+    assert not any("clock" in m for m in run.problems), run.problems
+
+
+def test_a_reason_the_server_gives_many_items_is_warned_once_per_kind(stub, spool_dir):
+    def answer(kind, item):
+        if kind == "metrics":
+            reason = f"at {item['at']} is 60 min ahead of the server's clock: stored at the server's time"
+            return {"status": "stored", "reason": reason, "code": "clock_ahead"}
+        path = item["sample"]["videoPath"]
+        return {"status": "stored", "reason": f"video not linked: nothing registered at {path}", "code": "video_not_linked"}
+
+    stub.answer_item = answer
+    run = new_run(stub, spool_dir)
+    for step in range(40):
+        run.log({"loss": float(step)}, step=step)
+        if step == 19:
+            run.flush()  # the same reason in a second batch too
+    sample = {"question": "q", "answer": "a", "questionType": "oe"}
+    run.log_rollouts(
+        0, [{"index": i, "k": 4, "sample": {**sample, "key": f"s{i}", "videoPath": f"/data/v{i}.mp4"}} for i in range(5)]
+    )
+    run.finish(timeout=30)
+    assert len(stub.stored) == 45 and run.counts["stored"] == 45
+    assert sum("ahead of the server's clock" in m for m in run.problems) == 1, run.problems
+    assert sum("video not linked" in m for m in run.problems) == 1, run.problems
+
+
+def test_a_retry_after_date_is_read_on_the_servers_clock():
+    # The server's clock is an hour ahead; it asks to come back 30 s from its now.
+    header = email.utils.formatdate(time.time() + 3600 + 30, usegmt=True)
+    wait = parse_retry_after(header, clock_offset=3600)
+    assert wait is not None and 28 <= wait <= 31
+    assert parse_retry_after("12") == 12.0
+
+
 def test_unreachable_server_keeps_everything_in_the_spool_until_a_sync(stub, spool_dir, tmp_path):
-    run = paravt.init(
+    run = pvt.init(
         project="p1", name="down", api_url="http://127.0.0.1:9", api_token="pvt_x", spool_dir=str(spool_dir)
     )
     assert run.id is None
@@ -103,7 +178,7 @@ def test_unreachable_server_keeps_everything_in_the_spool_until_a_sync(stub, spo
     assert any("sync" in m for m in run.problems)
 
     sync = subprocess.run(
-        [sys.executable, "-m", "paravt", "sync", "--spool-dir", str(spool_dir)]
+        [sys.executable, "-m", "paravt_workbench", "sync", "--spool-dir", str(spool_dir)]
         + ["--api-url", stub.url, "--api-token", "pvt_x"],
         env={"PYTHONPATH": str(SDK_DIR), "PARAVT_CONFIG": str(tmp_path / "none.json"), "HOME": str(tmp_path)},
         capture_output=True,
@@ -176,8 +251,8 @@ def test_problems_are_counted_once_beyond_the_limit():
 
 
 EXITS = """
-import sys, paravt
-run = paravt.init(project="p1", name="exit", api_url=sys.argv[1], api_token="pvt_x", spool_dir=sys.argv[2])
+import sys, paravt_workbench as pvt
+run = pvt.init(project="p1", name="exit", api_url=sys.argv[1], api_token="pvt_x", spool_dir=sys.argv[2])
 run.log({"loss": 1.0}, step=0)
 if sys.argv[3] == "raise":
     1 / 0

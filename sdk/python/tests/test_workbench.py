@@ -9,7 +9,7 @@ import sys
 import textwrap
 import time
 
-import paravt
+import paravt_workbench as pvt
 from conftest import SDK_DIR, spool_files, unique
 
 SAMPLE = {
@@ -21,7 +21,7 @@ SAMPLE = {
 
 
 def stored(value: float) -> float:
-    """What the workbench keeps of a metric value: 16 significant digits (paravt._items.storable_float)."""
+    """What the workbench keeps of a metric value: 16 significant digits (paravt_workbench._items.storable_float)."""
     return float(f"{value:.16g}")
 
 
@@ -60,7 +60,7 @@ def rollout(index, group, advantage, reward, window=(10.0, 20.0)):
 def init(workbench, spool_dir, **kw):
     kw.setdefault("api_url", workbench.url)
     kw.setdefault("api_token", workbench.token)
-    return paravt.init(spool_dir=str(spool_dir), **kw)
+    return pvt.init(spool_dir=str(spool_dir), **kw)
 
 
 def test_a_run_logged_from_python_appears_with_its_metrics_and_rollouts(workbench, spool_dir):
@@ -105,13 +105,13 @@ def rollout_without_video_warning(run):
     return next(m for m in run.problems if "sample.videoId" in m)
 
 
-#: `python -m paravt …` in another process.
-SYNC = "import sys; from paravt._cli import main; sys.exit(main(sys.argv[1:]))"
+#: `python -m paravt_workbench …` in another process.
+SYNC = "import sys; from paravt_workbench._cli import main; sys.exit(main(sys.argv[1:]))"
 
 RESTART = textwrap.dedent(
     """
-    import os, sys, paravt
-    run = paravt.init(name=sys.argv[1], api_url=os.environ["URL"], api_token=os.environ["TOKEN"],
+    import os, sys, paravt_workbench as pvt
+    run = pvt.init(name=sys.argv[1], api_url=os.environ["URL"], api_token=os.environ["TOKEN"],
                       spool_dir=os.environ["SPOOL"])
     first, last = int(sys.argv[2]), int(sys.argv[3])
     for step in range(first, last):
@@ -202,9 +202,9 @@ def test_an_outage_that_ends_while_the_run_goes_on_needs_no_sync(workbench, spoo
 
 CONCURRENT = textwrap.dedent(
     """
-    import os, sys, paravt
+    import os, sys, paravt_workbench as pvt
     who = sys.argv[1]
-    run = paravt.init(name=sys.argv[2], client_id=sys.argv[2], api_url=os.environ["URL"],
+    run = pvt.init(name=sys.argv[2], client_id=sys.argv[2], api_url=os.environ["URL"],
                       api_token=os.environ["TOKEN"], spool_dir=os.environ["SPOOL"])
     sample = {"key": "s", "question": "q", "answer": "a", "questionType": "oe"}
     offset = 0 if who == "a" else 500
@@ -293,6 +293,35 @@ def test_bad_input_gives_one_warning_per_problem_and_never_raises(workbench, spo
     raw = episodes[0]["turns"][0]["rawText"]
     assert len(raw) <= 200_000 and raw.startswith("xxx") and raw.endswith("300000 characters in all]")
     assert run.counts["invalid"] == 1 and run.counts["conflict"] == 1
+
+
+def test_clock_skew_a_point_from_the_future_is_stored_at_the_servers_time_and_warned_once(workbench, spool_dir):
+    # The workbench runs on this machine: the SDK measures no offset, so the `at` given here reaches
+    # the server as it is, as from a trainer whose clock the SDK could not measure.
+    from datetime import datetime, timedelta, timezone
+
+    from paravt_workbench.api import ApiClient
+
+    run = init(workbench, spool_dir, name=unique("sdk-skew"))
+    now = datetime.now(timezone.utc)
+    run.log({"loss": 0.0}, step=0, at=now - timedelta(days=30))  # a log replayed later: kept
+    for step in range(1, 4):
+        run.log({"loss": float(step)}, step=step, at=now + timedelta(days=1))  # a clock a day ahead
+    run.finish()
+    assert run.counts["stored"] == 4
+    assert sum("ahead of the server's clock" in m for m in run.problems) == 1, run.problems
+    assert sum("before the run was created" in m for m in run.problems) == 1, run.problems
+    assert not any("this machine's clock" in m for m in run.problems), run.problems
+
+    # t: seconds since the run's first point (step 0, 30 days back). The points from the future sit
+    # at the server's time of their batch, about 30 days later, not 31.
+    series = ApiClient(workbench.url, workbench.token).runs_metrics(
+        workbench.project, run.id, {"names": ["loss"], "x": "step"}
+    )
+    t = {p["step"]: p["t"] for p in series[0]["points"]}
+    assert t[0] == 0
+    for step in range(1, 4):
+        assert abs(t[step] - 30 * 86_400) < 3600, t
 
 
 def test_a_token_of_another_project_is_refused_with_a_warning_and_the_data_kept_for_sync(

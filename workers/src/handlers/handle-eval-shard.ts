@@ -1,6 +1,6 @@
 import { ReferenceQuestionSchema } from "@paravt/benchmarks/reference-question";
 import type { EvalRunConfig } from "@paravt/shared";
-import { db, evals, models, onRunEvents, runs } from "@paravt/shared/server";
+import { db, episodePrompts, evals, models, onRunEvents, runs } from "@paravt/shared/server";
 import { isRunSettingsError, openEvalEngine, runSample, type SampleInput } from "../eval-sample";
 import { PermanentJobError, SkipJobError, type JobHandler } from "../job-context";
 
@@ -13,7 +13,8 @@ async function abortOnStop(projectId: string, runId: string, controller: AbortCo
   });
 }
 
-function sampleInput(
+/** What the runner is given for one sample (the episode transcript renders its prompts from the same inputs). */
+export function sampleInput(
   sample: NonNullable<Awaited<ReturnType<typeof loadSample>>>,
   cfg: EvalRunConfig,
 ): SampleInput | { error: string } {
@@ -21,7 +22,8 @@ function sampleInput(
   if (sample.video.status === "FAILED")
     return { error: `The sample's video is unreadable: ${sample.video.error ?? "failed"}` };
   const meta = (sample.metadata ?? {}) as Record<string, unknown>;
-  const subtitles = cfg.knobs.subtitles && typeof meta.subtitles === "string" ? meta.subtitles : undefined;
+  // The same inputs the episode transcript renders the prompts from (services/episode-prompts.ts).
+  const subtitles = episodePrompts.evalEpisodeSubtitles(cfg.knobs, meta);
   let reference: SampleInput["reference"];
   if (cfg.knobs.requestStyle === "reference") {
     // The reference's question text (its load_samples), stored by the benchmark loaders.
@@ -42,9 +44,8 @@ function sampleInput(
     video: {
       file: sample.video.path,
       key: sample.video.id,
-      // What the model is shown as the video's path: a suite's relative path (what nano was trained
-      // on), else the file name (SPEC §5: agentic modes append the video's file name).
-      name: typeof meta.suiteVideo === "string" ? meta.suiteVideo : sample.video.name,
+      // What the model is shown as the video's path (a suite's relative path, else the file name).
+      name: episodePrompts.evalEpisodeVideoPath(meta, sample.video.name),
     },
     question: sample.question,
     options: Array.isArray(sample.options) ? (sample.options as string[]) : null,
@@ -58,7 +59,7 @@ function sampleInput(
   };
 }
 
-function loadSample(sampleId: string) {
+export function loadSample(sampleId: string) {
   return db().sample.findUnique({
     where: { id: sampleId },
     include: { video: { select: { id: true, path: true, name: true, status: true, error: true } } },

@@ -54,13 +54,27 @@ const metricName = z
   .max(100)
   .regex(/^[\w./:-]+$/, "Metric names use letters, digits and _ . / : -");
 
+/**
+ * How far a metric item's `at` may lie ahead of the server's clock (5 minutes). A point cannot
+ * happen later than it is received, so a later `at` is the trainer machine's clock running ahead:
+ * the point is stored at the server's time and answered `stored` with the reason (code
+ * `clock_ahead`). The tolerance absorbs ordinary drift between NTP-synced machines and the time a
+ * request spends queued. An `at` more than this before the run was created is kept as given (a log
+ * uploaded after the fact, a follower reading a store from the start, keeps its real times) and
+ * answered with the reason (code `before_run`), since it may also be a clock running behind.
+ */
+export const CLOCK_SKEW_TOLERANCE_MS = 5 * 60_000;
+
 export const metricItem = z.object({
   id: clientId,
   /** Steps are int4 in Postgres. */
   step: dbInt.min(0),
   /** name -> value; non-finite values are refused per item. */
   values: z.record(metricName, z.number()),
-  /** When the step happened (ISO 8601); the server's time otherwise. */
+  /**
+   * When the step happened (ISO 8601); the server's time otherwise, and also when it is more than
+   * CLOCK_SKEW_TOLERANCE_MS ahead of the server's clock (answered with the reason).
+   */
   at: z.iso.datetime({ offset: true }).optional(),
 });
 export type MetricItem = z.infer<typeof metricItem>;
@@ -152,10 +166,38 @@ export const rolloutBatchInput = projectRef.extend({
  * step, another rollout at the same sample and index), nothing written; invalid: refused, reason given.
  */
 export const INGEST_ITEM_STATUSES = ["stored", "duplicate", "conflict", "invalid"] as const;
+/**
+ * The kind of a per-item reason, stable for clients that group reasons (the Python SDK warns once
+ * per kind, not once per item); the text says the particulars. repeated_id: the id appears earlier
+ * in the batch; not_finite / no_values: a metric item without usable values; kept_stored_values:
+ * stored, but some of its values differed from stored ones and were not written;
+ * other_values_stored: a metric step holds other values; clock_ahead: `at` was ahead of the
+ * server's clock, stored at the server's time; before_run: `at` is before the run was created,
+ * kept; index_clash: two turns or calls share an index; video_not_in_project: the rollout names
+ * another project's video; video_not_linked: stored without a video timeline; slot_taken: another
+ * rollout holds the sample's step and index.
+ */
+export const INGEST_REASON_CODES = [
+  "repeated_id",
+  "not_finite",
+  "no_values",
+  "kept_stored_values",
+  "other_values_stored",
+  "clock_ahead",
+  "before_run",
+  "index_clash",
+  "video_not_in_project",
+  "video_not_linked",
+  "slot_taken",
+] as const;
+export type IngestReasonCode = (typeof INGEST_REASON_CODES)[number];
 export const ingestItemResult = z.object({
   id: z.string(),
   status: z.enum(INGEST_ITEM_STATUSES),
+  /** Why, in words; several reasons of one item are joined with "; ". */
   reason: z.string().optional(),
+  /** The kind of the (first) reason, present whenever `reason` is. */
+  code: z.enum(INGEST_REASON_CODES).optional(),
 });
 export type IngestItemResult = z.infer<typeof ingestItemResult>;
 

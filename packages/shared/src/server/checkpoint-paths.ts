@@ -23,7 +23,8 @@ function isInside(child: string, parent: string): boolean {
 // The repository root: the directory holding turbo.json above the working directory (the same
 // walk as env.ts). Not import.meta.url: Next.js bundles this module elsewhere.
 let nanoCheckpoints: string | undefined;
-async function committedCheckpointsDir(): Promise<string> {
+/** `packages/nano/checkpoints` of this repository (the committed nano checkpoints; train.rl's default is `default`). */
+export async function committedCheckpointsDir(): Promise<string> {
   if (nanoCheckpoints !== undefined) return nanoCheckpoints;
   let dir = process.cwd();
   for (;;) {

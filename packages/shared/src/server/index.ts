@@ -32,6 +32,7 @@ export * as tokenCap from "./services/token-cap";
 export * as evals from "./services/evals";
 export * as evalsCompare from "./services/evals-compare";
 export * as evalsGrid from "./services/evals-grid";
+export * as episodePrompts from "./services/episode-prompts";
 export * from "./csv";
 export * as reviews from "./services/reviews";
 export * as reviewQueues from "./services/reviews-queues";

@@ -1,6 +1,6 @@
 "use client";
 import type { EvalEpisodeOutput } from "@paravt/shared";
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { errorMessage, useTRPC } from "@/trpc/client";
 import { ClippedText } from "../evals/clipped-text";
@@ -9,14 +9,29 @@ import { Button } from "../ui/button";
 import { buildTranscript, countLabel, transcriptJson, wholeText, type TranscriptSection } from "./transcript";
 
 /**
- * The episode's full transcript (issue 41 item 12): the question, every assistant turn, every
- * tool call's arguments, sub-agent output and tool response, each collapsible, with the stored
- * token counts (characters where none were stored). "Copy as JSON" and "Download JSON" carry
- * every text whole (previews are fetched through `evals.episodeText` first).
+ * The episode's full transcript (issue 41 item 12): the system and user prompts and every
+ * sub-agent prompt (rendered by `evals.episodePrompts` from the runner's templates, or a note
+ * saying why there are none), every assistant turn, every tool call's arguments, sub-agent output
+ * and tool response, each collapsible, with token counts (characters where none are known).
+ * "Copy as JSON" and "Download JSON" carry every text whole (previews are fetched through
+ * `evals.episodeText` first).
  */
 export function FullTranscript({ projectId, episode: e }: { projectId: string; episode: EvalEpisodeOutput }) {
-  const sections = useMemo(() => buildTranscript(e), [e]);
   const trpc = useTRPC();
+  // A stored episode's prompts never change: cached for the session. An error leaves the note.
+  const prompts = useQuery({
+    ...trpc.evals.episodePrompts.queryOptions({ projectId, episodeId: e.id }),
+    staleTime: Infinity,
+  });
+  const promptsError = prompts.error;
+  const promptsData = useMemo(
+    () =>
+      promptsError
+        ? { available: false as const, reason: `The prompts could not be rendered: ${errorMessage(promptsError)}` }
+        : prompts.data,
+    [promptsError, prompts.data],
+  );
+  const sections = useMemo(() => buildTranscript(e, promptsData), [e, promptsData]);
   const queryClient = useQueryClient();
   const [state, setState] = useState<{ busy: boolean; message: string | null }>({ busy: false, message: null });
 
@@ -24,13 +39,13 @@ export function FullTranscript({ projectId, episode: e }: { projectId: string; e
   const wholeJson = async () => {
     const whole = new Map<string, string>();
     for (const s of sections) {
-      if (s.clippedLength === undefined) continue;
+      if (s.clippedLength === undefined || !s.ref) continue;
       const served = await queryClient.fetchQuery(
-        fullTextQuery(trpc, queryClient, { projectId, episodeId: e.id, ...refOf(s) }),
+        fullTextQuery(trpc, queryClient, { projectId, episodeId: e.id, ...refOf(s.ref) }),
       );
       whole.set(s.id, wholeText(s, served));
     }
-    return JSON.stringify(transcriptJson(e, sections, whole), null, 2);
+    return JSON.stringify(transcriptJson(e, sections, whole, promptsData), null, 2);
   };
 
   const run = async (what: "copy" | "download") => {
@@ -93,10 +108,12 @@ export function FullTranscript({ projectId, episode: e }: { projectId: string; e
   );
 }
 
-function refOf(s: TranscriptSection) {
-  const { field, turn, call } = s.ref;
+function refOf(ref: NonNullable<TranscriptSection["ref"]>) {
+  const { field, turn, call } = ref;
   return { field, ...(turn !== undefined ? { turn } : {}), ...(call !== undefined ? { call } : {}) };
 }
+
+const PRE = "max-h-[32rem] overflow-auto whitespace-pre-wrap break-words font-mono text-fg/90";
 
 function TranscriptEntry({
   section: s,
@@ -118,13 +135,13 @@ function TranscriptEntry({
       </summary>
       <div className="flex flex-col gap-1 border-t border-line px-3 py-2">
         {s.note && <p className="text-muted">{s.note}</p>}
-        <ClippedText textRef={{ projectId, episodeId, ...refOf(s) }} text={s.text} length={s.clippedLength}>
-          {(text) => (
-            <pre className="max-h-[32rem] overflow-auto whitespace-pre-wrap break-words font-mono text-fg/90">
-              {text === s.text ? text : wholeText(s, text)}
-            </pre>
-          )}
-        </ClippedText>
+        {s.ref ? (
+          <ClippedText textRef={{ projectId, episodeId, ...refOf(s.ref) }} text={s.text} length={s.clippedLength}>
+            {(text) => <pre className={PRE}>{text === s.text ? text : wholeText(s, text)}</pre>}
+          </ClippedText>
+        ) : (
+          <pre className={PRE}>{s.text}</pre>
+        )}
       </div>
     </details>
   );

@@ -1,4 +1,4 @@
-import type { EvalEpisodeOutput } from "@paravt/shared";
+import type { EpisodePromptsOutput, EvalEpisodeOutput } from "@paravt/shared";
 import { describe, expect, it } from "vitest";
 import { buildTranscript, countLabel, transcriptJson, wholeText } from "./transcript";
 
@@ -78,7 +78,10 @@ describe("full transcript", () => {
       turns: [turn(0, { toolCalls: [call(0), call(1)] }), turn(1, { forcedFinal: true })],
       turnCount: 2,
     });
-    const s = buildTranscript(e);
+    const s = buildTranscript(e, {
+      available: false,
+      reason: "This run was ingested from a trainer outside the workbench.",
+    });
     expect(s.map((x) => x.id)).toEqual([
       "question",
       "turn-0",
@@ -93,18 +96,18 @@ describe("full transcript", () => {
     expect(s.map((x) => x.role)).toEqual([
       "user",
       "assistant",
-      "sub-agent prompt",
+      "tool call",
       "sub-agent output",
       "tool",
-      "sub-agent prompt",
+      "tool call",
       "sub-agent output",
       "tool",
       "assistant",
     ]);
     expect(s[0]!.text).toBe("What rolls?\nA. a ball\nB. a cube");
-    // The system prompt is not stored: said, not invented.
-    expect(s[0]!.note).toContain("not stored");
-    expect(s[0]!.note).toContain("1,200 prompt tokens");
+    // An ingested run's prompts are not known: the reason is said, no prompt invented.
+    expect(s[0]!.note).toContain("ingested from a trainer outside");
+    expect(s[0]!.note).toContain("1,200 engine prompt tokens");
     expect(s[4]!.text).toBe("<tool_response>a red ball (0)</tool_response>");
     expect(s[8]!.title).toContain("forced final answer");
   });
@@ -176,5 +179,84 @@ describe("full transcript", () => {
     expect(json.sections[1]).toMatchObject({ id: "turn-0", text: "the whole twenty chr", preview: false });
     expect(transcriptJson(e, sections).sections[1]!.preview).toBe(true);
     expect(JSON.parse(JSON.stringify(json)).tokenCounts.subAgentCompletion).toBe(14);
+  });
+
+  it("shows the rendered system, user, final-answer and sub-agent prompts, with their counts, and copies them", () => {
+    const prompts: EpisodePromptsOutput = {
+      available: true,
+      source: "rendered",
+      runKind: "eval",
+      preset: "generic",
+      mode: "agentic_general",
+      requestStyle: "workbench",
+      overridden: ["subAgentSystem"],
+      tokenizer: null,
+      system: { text: "You answer questions about a video.", count: { value: 35, unit: "chars" } },
+      user: { before: "", after: "\nWhat rolls?\nVideo path: v.mp4", frames: 8, count: { value: 30, unit: "chars" } },
+      finalAnswer: { text: "Give your final answer now.", count: { value: 27, unit: "chars" }, placement: "appended" },
+      subAgents: [
+        {
+          turn: 0,
+          call: 1,
+          system: { text: "Describe 3 seconds.", count: { value: 19, unit: "chars" } },
+          text: "\nThese 2 frames come from 00:01 to 00:04",
+          frames: 2,
+          count: { value: 40, unit: "chars" },
+        },
+      ],
+      subAgentsLeftOut: 0,
+    };
+    const e = episode({
+      turns: [turn(0, { toolCalls: [call(0), call(1)] }), turn(1, { forcedFinal: true })],
+      turnCount: 2,
+    });
+    const s = buildTranscript(e, prompts);
+    const byId = new Map(s.map((x) => [x.id, x]));
+    expect(s.map((x) => x.id).slice(0, 3)).toEqual(["system", "question", "turn-0"]);
+    expect(byId.get("system")).toMatchObject({ role: "system", text: "You answer questions about a video." });
+    expect(byId.get("system")!.note).toContain('"generic" preset');
+    expect(byId.get("question")!.text).toBe(
+      "[8 overview frames, each after its <t seconds> text]\nWhat rolls?\nVideo path: v.mp4",
+    );
+    expect(countLabel(byId.get("question")!.counts)).toBe("30 chars · 1,200 engine prompt tokens");
+    // The sub-agent prompt follows its call's arguments; a call without one has none.
+    const ids = s.map((x) => x.id);
+    expect(ids.indexOf("turn-0.call-1.subagent")).toBe(ids.indexOf("turn-0.call-1.prompt") + 1);
+    expect(byId.has("turn-0.call-0.subagent")).toBe(false);
+    expect(byId.get("turn-0.call-1.subagent")!.text).toBe(
+      "Describe 3 seconds.\n\n[2 window frames, each after its <t seconds> text]\nThese 2 frames come from 00:01 to 00:04",
+    );
+    // The final-answer request comes right before the forced final turn.
+    expect(ids.indexOf("turn-1.final-request")).toBe(ids.indexOf("turn-1") - 1);
+    const json = transcriptJson(e, s, new Map(), prompts);
+    expect(json.prompts).toMatchObject({ rendered: true, preset: "generic" });
+    expect(json.sections.find((x) => x.id === "system")!.text).toBe("You answer questions about a video.");
+    expect(
+      transcriptJson(e, buildTranscript(e, { available: false, reason: "no" }), new Map(), {
+        available: false,
+        reason: "no",
+      }).prompts,
+    ).toEqual({ rendered: false, reason: "no" });
+  });
+
+  it("nano tokenizer counts are labelled as tokens of the text", () => {
+    const s = buildTranscript(episode(), {
+      available: true,
+      source: "rendered",
+      runKind: "rl",
+      preset: "nano",
+      mode: "agentic_general",
+      requestStyle: "workbench",
+      overridden: [],
+      tokenizer: "nano tokenizer v2",
+      system: null,
+      user: { before: "", after: "\nq", frames: 4, count: { value: 2, unit: "tokens" } },
+      finalAnswer: null,
+      subAgents: [],
+      subAgentsLeftOut: 0,
+    });
+    expect(s[0]!.id).toBe("question");
+    expect(countLabel(s[0]!.counts)).toBe("2 text tokens");
+    expect(s[0]!.note).toContain("No system prompt is sent");
   });
 });

@@ -7,6 +7,8 @@ import {
   evalCompareRunInput,
   evalCompareRunOutput,
   evalEpisodeOutput,
+  episodePromptsInput,
+  episodePromptsOutput,
   evalFindSamplesInput,
   evalRunOnOutput,
   evalRunsOnInput,
@@ -31,7 +33,7 @@ import {
   importReferenceOutput,
   runRefInput,
 } from "@paravt/shared";
-import { assertCan, evals, evalsCompare, evalsGrid } from "@paravt/shared/server";
+import { assertCan, episodePrompts, evals, evalsCompare, evalsGrid } from "@paravt/shared/server";
 import { z } from "zod";
 import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc";
 
@@ -172,6 +174,16 @@ export const evalsRouter = createTRPCRouter({
     .input(evalEpisodeInput)
     .output(evalEpisodeOutput)
     .query(({ ctx, input }) => evals.getEpisode(ctx.access, input.episodeId, { cursor: input.cursor })),
+  /**
+   * The prompts of an episode the workbench ran (system, user text around the frames, final-answer
+   * nudge, every sub-agent prompt), rendered by the runner's own templates with token counts; an
+   * imported or ingested run's answer says why there are none (issue 41 item 12). tRPC only.
+   */
+  episodePrompts: projectProcedure
+    .meta({ scope: "READ" })
+    .input(episodePromptsInput)
+    .output(episodePromptsOutput)
+    .query(({ ctx, input }) => episodePrompts.episodePrompts(ctx.access, input.episodeId)),
   /** One stored text of an episode, whole, page by page (what the episode answer gives as a preview). */
   episodeText: projectProcedure
     .meta({

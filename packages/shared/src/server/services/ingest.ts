@@ -21,6 +21,7 @@ import { assertCan, type ProjectAccess } from "./access";
 import { getFullEpisode } from "./evals";
 import { escapeUnstorable, StorableText } from "../storable-text";
 import { storeEpisode } from "./evals-store";
+import { metricWallTime, withNotes, type IngestNote } from "./ingest-clock";
 import { lastSteps, metricsChange } from "./metrics";
 import { announceRunChange, STATUS_CHANGED, toEvent, toRunOutput } from "./runs";
 
@@ -176,7 +177,9 @@ function assertOpen(run: Run): void {
 
 /**
  * One item = one step's values. An item whose (name, step) pairs all exist with the same values is
- * a duplicate (a retried batch); a different stored value is a conflict and is kept as it was.
+ * a duplicate (a retried batch); a different stored value is a conflict and is kept as it was. An
+ * `at` ahead of the server's clock is stored at the server's time, one long before the run was
+ * created as given, each answered with the reason (ingest-clock.ts).
  */
 export async function ingestMetrics(
   access: ProjectAccess,
@@ -185,6 +188,7 @@ export async function ingestMetrics(
   assertCan(access, "runs.ingest");
   const run = await externalRun(access, input.runId);
   assertOpen(run);
+  const now = new Date();
   const steps = [...new Set(input.items.map((i) => i.step))];
   // Each series' last step before this batch: a point at or before it is written out of order.
   const before = await lastSteps(
@@ -201,18 +205,23 @@ export async function ingestMetrics(
   const seenIds = new Set<string>();
   for (const item of input.items) {
     if (seenIds.has(item.id)) {
-      results.push({ id: item.id, status: "duplicate", reason: "the same id appears earlier in this batch" });
+      results.push({
+        id: item.id,
+        status: "duplicate",
+        reason: "the same id appears earlier in this batch",
+        code: "repeated_id",
+      });
       continue;
     }
     seenIds.add(item.id);
     const entries = Object.entries(item.values);
     const bad = entries.find(([, v]) => !Number.isFinite(v));
     if (entries.length === 0 || bad) {
-      results.push({
-        id: item.id,
-        status: "invalid",
-        reason: bad ? `${bad[0]} is not a finite number` : "no values",
-      });
+      results.push(
+        bad
+          ? { id: item.id, status: "invalid", reason: `${bad[0]} is not a finite number`, code: "not_finite" }
+          : { id: item.id, status: "invalid", reason: "no values", code: "no_values" },
+      );
       continue;
     }
     const fresh = entries.filter(([name]) => !stored.has(`${item.step}\u0000${name}`));
@@ -220,23 +229,26 @@ export async function ingestMetrics(
       const s = stored.get(`${item.step}\u0000${name}`);
       return s !== undefined && !sameStoredValue(s, v);
     });
+    const { wallTime, note } = metricWallTime(item.at, now, run.createdAt);
     for (const [name, value] of fresh) {
       stored.set(`${item.step}\u0000${name}`, value);
-      rows.push({ runId: run.id, step: item.step, name, value, ...(item.at ? { wallTime: new Date(item.at) } : {}) });
+      rows.push({ runId: run.id, step: item.step, name, value, ...(wallTime ? { wallTime } : {}) });
     }
-    if (fresh.length > 0)
-      results.push({
-        id: item.id,
-        status: "stored",
-        ...(differing.length
-          ? { reason: `kept the stored values of ${differing.map(([n]) => n).join(", ")} at step ${item.step}` }
-          : {}),
-      });
-    else if (differing.length > 0)
+    if (fresh.length > 0) {
+      const notes: IngestNote[] = [];
+      if (differing.length)
+        notes.push({
+          code: "kept_stored_values",
+          text: `kept the stored values of ${differing.map(([n]) => n).join(", ")} at step ${item.step}`,
+        });
+      if (note) notes.push(note);
+      results.push(withNotes({ id: item.id, status: "stored" as const }, notes));
+    } else if (differing.length > 0)
       results.push({
         id: item.id,
         status: "conflict",
         reason: `step ${item.step} already has other values for ${differing.map(([n]) => n).join(", ")}`,
+        code: "other_values_stored",
       });
     else results.push({ id: item.id, status: "duplicate" });
   }
@@ -295,18 +307,18 @@ async function sampleFor(
   projectId: string,
   datasetId: string,
   s: RolloutItem["sample"],
-): Promise<{ id: string; note?: string } | { reason: string }> {
+): Promise<{ id: string; note?: IngestNote } | { reason: string }> {
   if (s.videoId) {
     const video = await db().video.findFirst({ where: { id: s.videoId, projectId }, select: { id: true } });
     if (!video) return { reason: `video ${s.videoId} is not in this project` };
   }
   // A path that matches no registered video stores the rollout without a timeline, and says so.
   let videoId = s.videoId;
-  let note: string | undefined;
+  let note: IngestNote | undefined;
   if (!videoId && s.videoPath) {
     const found = await videoAtPath(projectId, s.videoPath);
     if ("id" in found) videoId = found.id;
-    else note = found.reason;
+    else note = { code: "video_not_linked", text: found.reason };
   }
   // A trainer's texts may hold NUL or lone surrogates: escaped like episode texts (storable-text.ts),
   // the same way every time, so a retried batch finds the same sample.
@@ -378,12 +390,12 @@ export async function ingestRollouts(
     }
     const clash = duplicateIndex(item);
     if (clash) {
-      results.push({ id: item.id, status: "invalid", reason: clash });
+      results.push({ id: item.id, status: "invalid", reason: clash, code: "index_clash" });
       continue;
     }
     const sample = await sampleFor(access.projectId, datasetId, item.sample);
     if ("reason" in sample) {
-      results.push({ id: item.id, status: "invalid", reason: sample.reason });
+      results.push({ id: item.id, status: "invalid", reason: sample.reason, code: "video_not_in_project" });
       continue;
     }
     const stored = await storeEpisode(run.id, {
@@ -419,7 +431,7 @@ export async function ingestRollouts(
     });
     known.add(item.id);
     if (stored) {
-      results.push({ id: item.id, status: "stored", ...(sample.note ? { reason: sample.note } : {}) });
+      results.push(withNotes({ id: item.id, status: "stored" as const }, sample.note ? [sample.note] : []));
       storedIds.push(item.id);
     } else {
       // The unique (run, client id) or (run, sample, index) refused it: which one decides the status.
@@ -434,6 +446,7 @@ export async function ingestRollouts(
               id: item.id,
               status: "conflict",
               reason: `another rollout is stored for sample ${item.sample.key} at step ${item.step}, index ${item.index}`,
+              code: "slot_taken",
             },
       );
     }

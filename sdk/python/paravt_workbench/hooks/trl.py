@@ -1,8 +1,7 @@
 """A transformers / TRL `TrainerCallback` that sends a trainer's logs to a paravt run and, for TRL's
 GRPO-family trainers, each logged generation batch as rollouts with their GRPO groups.
 
-    import paravt
-    from paravt.hooks.trl import ParavtCallback
+    from paravt_workbench.hooks.trl import ParavtCallback
 
     trainer = GRPOTrainer(model=..., reward_funcs=[...], args=GRPOConfig(...), train_dataset=...)
     trainer.add_callback(ParavtCallback(trainer=trainer))   # a run named after args.run_name
@@ -168,9 +167,9 @@ class ParavtCallback(_Base):  # type: ignore[misc, valid-type]
     """Sends every `on_log` to `run.log` at `state.global_step` and, with `trainer` given and
     `log_completions`, the trainer's latest generation batch to `run.log_rollouts`.
 
-    - `run`: a `paravt.init(...)` run; without one the callback starts one at `on_train_begin`
-      (`paravt.init(name=args.run_name, config=args.to_dict(), **init_kwargs)`) and finishes it at
-      `on_train_end`. A run you pass is yours to finish.
+    - `run`: a `pvt.init(...)` run (`import paravt_workbench as pvt`); without one the callback
+      starts one at `on_train_begin` (`pvt.init(name=args.run_name, config=args.to_dict(),
+      **init_kwargs)`) and finishes it at `on_train_end`. A run you pass is yours to finish.
     - An evaluation log's `eval_…` keys become `val_…`, the names the workbench charts under
       "Validation" (its other keys, `epoch`, are left out); evaluation batches are not sent as
       rollouts (they would take the training rollouts' slots of that step).

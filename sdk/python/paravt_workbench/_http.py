@@ -2,7 +2,8 @@
 
 Only the standard library: the SDK installs into any trainer environment without touching its
 pinned packages. Every failure becomes an ``ApiError`` with the HTTP status (0 when no answer came),
-the server's message, and the wait that ``Retry-After`` asked for.
+the server's message, and the wait that ``Retry-After`` asked for. Every answer's ``Date`` goes to
+the run's ``Clock`` (``_clock.py``), which tells how far this machine's clock is off.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import urllib.parse
 import urllib.request
 from typing import Any, List, Optional
 
+from ._clock import Clock
 from ._version import __version__
 
 USER_AGENT = f"paravt-python/{__version__}"
@@ -45,8 +47,9 @@ class ApiError(Exception):
         return [i for i in issues if isinstance(i, dict)] if isinstance(issues, list) else []
 
 
-def parse_retry_after(value: Optional[str]) -> Optional[float]:
-    """Seconds from a Retry-After header: a number of seconds or an HTTP date."""
+def parse_retry_after(value: Optional[str], clock_offset: float = 0.0) -> Optional[float]:
+    """Seconds from a Retry-After header: a number of seconds or an HTTP date (the server's
+    clock: ``clock_offset`` seconds ahead of this machine's)."""
     if not value:
         return None
     value = value.strip()
@@ -60,7 +63,7 @@ def parse_retry_after(value: Optional[str]) -> Optional[float]:
         return None
     if when is None:
         return None
-    return max(0.0, when.timestamp() - time.time())
+    return max(0.0, when.timestamp() - (time.time() + clock_offset))
 
 
 def _message(body: Any, status: int) -> str:
@@ -81,10 +84,12 @@ def _message(body: Any, status: int) -> str:
 
 
 class Api:
-    def __init__(self, base_url: str, token: str, timeout: float = 30.0) -> None:
+    def __init__(self, base_url: str, token: str, timeout: float = 30.0, clock: Optional[Clock] = None) -> None:
         self.base_url = base_url
         self._token = token
         self.timeout = timeout
+        #: The offset of the workbench's clock, measured from every answer.
+        self.clock = clock if clock is not None else Clock()
 
     def request(self, method: str, path: str, body: Optional[bytes] = None, timeout: Optional[float] = None) -> Any:
         headers = {
@@ -95,16 +100,20 @@ class Api:
         if body is not None:
             headers["content-type"] = "application/json"
         req = urllib.request.Request(f"{self.base_url}/api/v1{path}", data=body, method=method, headers=headers)
+        sent = time.time()
         try:
             with urllib.request.urlopen(req, timeout=timeout or self.timeout) as res:
+                self.clock.observe(res.headers.get("date"), sent, time.time())
                 raw = res.read()
         except urllib.error.HTTPError as e:
+            self.clock.observe(e.headers.get("date"), sent, time.time())
             try:
                 raw_error = e.read()
                 parsed = json.loads(raw_error) if raw_error else None
             except (OSError, ValueError, http.client.HTTPException):
                 parsed = None
-            raise ApiError(e.code, _message(parsed, e.code), parsed, parse_retry_after(e.headers.get("retry-after")))
+            retry_after = parse_retry_after(e.headers.get("retry-after"), self.clock.offset)
+            raise ApiError(e.code, _message(parsed, e.code), parsed, retry_after)
         except (urllib.error.URLError, OSError, http.client.HTTPException, socket.timeout, ValueError) as e:
             reason = getattr(e, "reason", None) or e
             raise ApiError(0, f"no answer from the workbench at {self.base_url}: {reason}") from None

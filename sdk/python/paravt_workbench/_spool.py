@@ -1,5 +1,5 @@
 """The local spool: batches the server did not take (down, unreachable, refusing the token) are
-kept on disk until ``python -m paravt sync`` or the next ``paravt.init`` uploads them.
+kept on disk until ``python -m paravt_workbench sync`` or the next ``init`` uploads them.
 
 One append-only JSON Lines file per run and process, written only by that process, which holds an
 exclusive lock on it (``flock``) for its lifetime; a sync skips locked files. Lines:

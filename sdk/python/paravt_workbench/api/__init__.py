@@ -1,6 +1,6 @@
 """Typed client of the workbench's REST API (/api/v1), generated from packages/client/openapi.json.
 
-    from paravt.api import ApiClient
+    from paravt_workbench.api import ApiClient
     api = ApiClient("http://localhost:3000", "pvt_…")      # or ApiClient.from_env()
     project_id = api.ingest_whoami()["token"]["projectId"]
     for run in api.runs_list(project_id, status="SUCCEEDED"):

@@ -1534,6 +1534,7 @@ class _IngestMetricsResponseItemsItemRequired(TypedDict):
 
 class IngestMetricsResponseItemsItem(_IngestMetricsResponseItemsItemRequired, total=False):
     reason: str
+    code: Literal["repeated_id", "not_finite", "no_values", "kept_stored_values", "other_values_stored", "clock_ahead", "before_run", "index_clash", "video_not_in_project", "video_not_linked", "slot_taken"]
 
 
 class IngestMetricsResponse(TypedDict):

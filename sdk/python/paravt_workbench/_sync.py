@@ -1,4 +1,4 @@
-"""Uploads spool files (``python -m paravt sync``, and each ``paravt.init`` in the background).
+"""Uploads spool files (``python -m paravt_workbench sync``, and each ``init`` in the background).
 
 For each file no live process holds: create the run again by its client id (the server answers
 the existing run), send every batch not yet acknowledged, oldest first, then the final status if
@@ -22,7 +22,7 @@ from ._send import DROPPED, OK, REFUSED, RETRY, backoff_seconds, new_counts, pos
 from ._spool import SpoolFile, spool_files
 from ._uploader import project_of, run_of
 
-logger = logging.getLogger("paravt")
+logger = logging.getLogger("paravt_workbench")
 
 #: A sync is run by a person (or at init in the background): it gives up after this many
 #: failed attempts in a row and keeps the rest for the next time.
@@ -53,7 +53,7 @@ def _with_retry(call, what: str, problems: Problems):
             if not e.retryable or attempt == SYNC_ATTEMPTS:
                 raise
             wait = min(backoff_seconds(attempt, e.retry_after), 60.0)
-            logger.info("paravt sync: %s: %s; retrying in %.1f s", what, e.message, wait)
+            logger.info("paravt_workbench sync: %s: %s; retrying in %.1f s", what, e.message, wait)
             time.sleep(wait)
 
 
@@ -153,7 +153,7 @@ def sync_directory(
             res = sync_file(spool, api_url, api_token, project, problems, default_api_url or api_url)
             results.append(res)
             if quiet and res.batches:
-                logger.info("paravt: uploaded %d spooled batch(es) of run %s", res.batches, res.client_id)
+                logger.info("paravt_workbench: uploaded %d spooled batch(es) of run %s", res.batches, res.client_id)
         finally:
             spool.close(delete=bool(res and res.complete))
     return results

@@ -9,7 +9,7 @@ import re
 import warnings
 from typing import Any, Callable, Dict, Mapping, Optional, Set, TypeVar
 
-logger = logging.getLogger("paravt.hooks")
+logger = logging.getLogger("paravt_workbench.hooks")
 
 #: docs/ingestion-format.md: metric names are letters, digits and `_ . / : -`, at most 100 long.
 NAME_MAX = 100
@@ -93,13 +93,13 @@ def never_raises(where: str) -> Callable[[F], F]:
 
 
 def without_none(kwargs: Mapping[str, Any]) -> Dict[str, Any]:
-    """Keyword arguments the hook knows, so that paravt.init's own defaults apply to the rest."""
+    """Keyword arguments the hook knows, so that paravt_workbench.init's own defaults apply to the rest."""
     return {k: v for k, v in kwargs.items() if v is not None}
 
 
 def init_run(**kwargs: Any) -> Any:
-    """`paravt.init(...)` for a hook that was given no run (imported late: the SDK's package
+    """`paravt_workbench.init(...)` for a hook that was given no run (imported late: the SDK's package
     imports none of the hooks)."""
-    import paravt
+    import paravt_workbench
 
-    return paravt.init(**kwargs)
+    return paravt_workbench.init(**kwargs)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Dict, List, Optional
 
 from ._http import Api, ApiError
@@ -26,8 +27,18 @@ def new_counts() -> Dict[str, int]:
     return {"stored": 0, "duplicate": 0, "conflict": 0, "invalid": 0, "refused": 0}
 
 
+def reason_kind(item: dict) -> str:
+    """The kind of an item's reason: the server's ``code`` (contracts/ingest.ts INGEST_REASON_CODES),
+    else, from a server that sends none, the text without its numbers (steps, times, sizes)."""
+    code = item.get("code")
+    if isinstance(code, str) and code:
+        return code
+    return re.sub(r"\d+(\.\d+)?", "#", str(item.get("reason") or ""))
+
+
 def report_answer(kind: str, answer: dict, problems: Problems, counts: Dict[str, int]) -> None:
-    """Adds the per-item statuses to ``counts`` and warns once per invalid / conflict item."""
+    """Adds the per-item statuses to ``counts`` and warns once per kind of reason (a clock running
+    ahead answers every item of the run alike: one warning, quoting the first item)."""
     label = "metric" if kind == "metrics" else "rollout"
     answer_counts = answer.get("counts")
     for status, n in (answer_counts if isinstance(answer_counts, dict) else {}).items():
@@ -41,8 +52,9 @@ def report_answer(kind: str, answer: dict, problems: Problems, counts: Dict[str,
         if status in ("invalid", "conflict") or (status == "stored" and reason):
             what = "stored, but" if status == "stored" else status
             problems.report(
-                ("answer", kind, status, item_id, reason),
-                f"{label} item {item_id!r} {what}: {reason or 'no reason given'}",
+                ("answer", kind, status, reason_kind(item)),
+                f"{label} item {item_id!r} {what}: {reason or 'no reason given'} (said once for all "
+                f"{label} items answered {status} for this reason)",
             )
 
 
@@ -80,8 +92,9 @@ def post_batch(
                 for i, why in bad.items():
                     counts["refused"] += 1
                     problems.report(
-                        ("refused", kind, _item_id(items[i]), why),
-                        f"{label} item {_item_id(items[i])!r} refused by the server: {why}",
+                        ("refused", kind, why),
+                        f"{label} item {_item_id(items[i])!r} refused by the server: {why} (said once for "
+                        "all items refused for this reason)",
                     )
                 items = [it for i, it in enumerate(items) if i not in bad]
                 continue

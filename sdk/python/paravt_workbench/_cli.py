@@ -1,4 +1,4 @@
-"""``python -m paravt sync``: uploads what runs left in the spool."""
+"""``python -m paravt_workbench sync``: uploads what runs left in the spool."""
 
 from __future__ import annotations
 
@@ -22,13 +22,13 @@ class _Printed(Problems):
                 return False
             self._seen.add(key)
             self.messages.append(message)
-        print(f"paravt sync: {message}", file=sys.stderr)
+        print(f"paravt_workbench sync: {message}", file=sys.stderr)
         return True
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m paravt", description=__doc__)
-    parser.add_argument("--version", action="version", version=f"paravt {__version__}")
+    parser = argparse.ArgumentParser(prog="python -m paravt_workbench", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"paravt-workbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     sync = sub.add_parser(
         "sync",
@@ -57,7 +57,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         default_api_url=settings.api_url,
     )
     if not results:
-        print(f"paravt sync: nothing to upload in {settings.spool_dir}")
+        print(f"paravt_workbench sync: nothing to upload in {settings.spool_dir}")
         return 0
     left = 0
     for r in results:

@@ -3,7 +3,7 @@
 Each distinct problem is surfaced once per run as a ``ParavtWarning`` (``warnings.warn``), never
 as an exception in the trainer, and kept in ``Run.problems`` so a script (or a test) can read
 them afterwards. Warnings are raised from the SDK's background thread too; Python's warning
-machinery is process-wide, so ``warnings.catch_warnings`` / ``-W error::paravt.ParavtWarning``
+machinery is process-wide, so ``warnings.catch_warnings`` / ``-W error::paravt_workbench.ParavtWarning``
 work as usual (the latter would still not raise in the trainer thread: the SDK catches it).
 """
 
@@ -14,7 +14,7 @@ import threading
 import warnings
 from typing import Hashable, List
 
-logger = logging.getLogger("paravt")
+logger = logging.getLogger("paravt_workbench")
 
 #: After this many distinct problems a run says so once and only counts the rest.
 MAX_REPORTED = 200
@@ -50,11 +50,11 @@ class Problems:
             else:
                 self.messages.append(message)
         try:
-            # Shown as "paravt:0: ParavtWarning: …": most problems are found in the SDK's own
+            # Shown as "paravt_workbench:0: ParavtWarning: …": most problems are found in the SDK's own
             # thread, where a source line of the caller means nothing.
-            warnings.warn_explicit(message, ParavtWarning, filename="paravt", lineno=0, module="paravt")
+            warnings.warn_explicit(message, ParavtWarning, filename="paravt_workbench", lineno=0, module="paravt_workbench")
         except Exception:  # -W error turns warnings into exceptions: never in the trainer
-            logger.warning("paravt: %s", message)
+            logger.warning("paravt_workbench: %s", message)
         return True
 
     @property

@@ -3,10 +3,11 @@
     log() ──> bounded queue ──> builder thread ──> outbox ──> sender thread ──> the server
                  │ (full)            │ (outbox full)            │ (down / refused)
                  └───────────────────┴──────────> spool on disk <┘ ── replayed when it answers,
-                                                                      or by `python -m paravt sync`
+                                                      or by `python -m paravt_workbench sync`
 
 log() only converts values to floats and enqueues. The builder turns entries into items (the
-contract's bounds, one JSON text each, ``_items.py``) and cuts batches by size (1000 metrics or
+contract's bounds, one JSON text each, ``_items.py``; a metric's time moved to the workbench's
+clock, ``_clock.py``) and cuts batches by size (1000 metrics or
 200 rollouts per request, as the TypeScript uploader) and by time (``flush_interval``). The sender
 posts them; on no answer, a 429 or a 5xx it keeps the batch in the spool (fsync'd) and retries the
 spool after a back-off (Retry-After honoured, else 0.5 s doubling to 30 s), oldest first, while
@@ -32,7 +33,7 @@ from ._problems import Problems
 from ._send import DROPPED, MAX_SERVER_ERROR_ATTEMPTS, OK, REFUSED, RETRY, backoff_seconds, post_batch
 from ._spool import SpoolWriter
 
-logger = logging.getLogger("paravt")
+logger = logging.getLogger("paravt_workbench")
 
 MAX_METRIC_ITEMS = 1000
 MAX_ROLLOUT_ITEMS = 200
@@ -181,6 +182,11 @@ class Uploader:
         with self._build_lock:
             if entry[0] == "m":
                 _, step, values, t, seq = entry
+                # This machine's time to the workbench's (0 until an answer measured it, or when
+                # the clocks agree): built once, so a resent item is the same item.
+                api = self.target.api
+                if api is not None:
+                    t = api.clock.correct(t)
                 text = metric_item(f"step-{step}/log-{seq}", step, values, t, self.problems)
                 return "metrics", ([("", text)] if text else [])
             _, step, rollouts, _t = entry
@@ -241,7 +247,7 @@ class Uploader:
                     cut(kind)
 
     def _unexpected(self, where: str, error: Exception) -> None:
-        logger.error("paravt: unexpected error (%s)", where, exc_info=error)
+        logger.error("paravt_workbench: unexpected error (%s)", where, exc_info=error)
         self.problems.report(("unexpected", where, repr(error)), f"unexpected error in the uploader ({where}): {error!r}")
 
     def _to_outbox(self, batch: Tuple[str, List[str]]) -> None:
@@ -358,7 +364,7 @@ class Uploader:
             ("refused-run", error.message),
             f"the workbench refused this run: {error.message}. Nothing more is sent; "
             f"everything is kept in {self.spool.directory}: upload it with "
-            f"`python -m paravt sync --spool-dir {self.spool.directory}` (and the right --api-token)",
+            f"`python -m paravt_workbench sync --spool-dir {self.spool.directory}` (and the right --api-token)",
         )
 
     def _replay(self, force: bool = False) -> None:
@@ -399,7 +405,7 @@ class Uploader:
                     self.problems.report(
                         ("parked", batch),
                         f"the server failed {n} times on a batch ({err.message}); it stays in "
-                        f"{self.spool.path} for `python -m paravt sync`",
+                        f"{self.spool.path} for `python -m paravt_workbench sync`",
                     )
             self._failed(err)
             return

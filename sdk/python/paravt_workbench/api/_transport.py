@@ -101,14 +101,14 @@ class Transport:
 
     def __init__(self, url: str, token: Optional[str] = None, *, timeout: float = 30.0):
         #: The workbench, e.g. http://localhost:3000 (each operation adds its server, "/api/v1";
-        #: a URL given with /api/v1 is taken too, as paravt.init takes it).
+        #: a URL given with /api/v1 is taken too, as paravt_workbench.init takes it).
         self.url = api_base(url)
         self.token = token
         self.timeout = timeout
 
     @classmethod
     def from_env(cls, **kwargs: Any) -> "Transport":
-        """Where paravt.init finds the workbench: PARAVT_API_URL / PARAVT_API_TOKEN, else the
+        """Where paravt_workbench.init finds the workbench: PARAVT_API_URL / PARAVT_API_TOKEN, else the
         login `npx paravt auth login` saved."""
         settings = resolve(None, None, None, None)
         if not settings.api_url:

@@ -13,7 +13,7 @@ their `Tracking` inside `fit()`. So:
   adds this backend to `tracking.logger`, and every `tracking.log(data, step)` reaches the run.
 
     from verl.utils.tracking import Tracking
-    from paravt.hooks.verl import attach
+    from paravt_workbench.hooks.verl import attach
 
     tracking = Tracking(project_name="gsm8k", experiment_name="ppo-7b", default_backend=["console"])
     attach(tracking, run)

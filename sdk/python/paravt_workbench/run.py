@@ -1,4 +1,4 @@
-"""``paravt.init`` and the ``Run`` it returns: the SDK's public API."""
+"""``paravt_workbench.init`` and the ``Run`` it returns: the SDK's public API."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional
 
+from ._clock import Clock
 from ._env import default_name, env_rank, resolve
 from ._http import Api, ApiError
 from ._items import coerce_number, json_safe
@@ -25,7 +26,7 @@ from ._spool import SpoolWriter
 from ._sync import sync_directory
 from ._uploader import RunTarget, Uploader, project_of, run_of
 
-logger = logging.getLogger("paravt")
+logger = logging.getLogger("paravt_workbench")
 
 KINDS = ("rl", "sft")
 STATUSES = ("SUCCEEDED", "FAILED", "CANCELLED")
@@ -186,7 +187,7 @@ class Run:
 
     def __repr__(self) -> str:
         state = "disabled" if not self.enabled else ("finished" if self.finished else "running")
-        return f"<paravt.Run {self.name!r} id={self.id} {state}>"
+        return f"<paravt_workbench.Run {self.name!r} id={self.id} {state}>"
 
     # ----- logging ---------------------------------------------------------------------------
 
@@ -284,7 +285,7 @@ class Run:
                 ("kept", str(self.spool_path)),
                 f"what the server did not take ({len(self._spool.pending())} record(s): batches and the "
                 f"final status) is kept in {self.spool_path}; upload it with "
-                f"`python -m paravt sync --spool-dir {self._spool.directory}`",
+                f"`python -m paravt_workbench sync --spool-dir {self._spool.directory}`",
             )
 
     def __enter__(self) -> "Run":
@@ -377,7 +378,8 @@ def init(
 
     api: Optional[Api] = None
     if settings.mode == "online" and settings.api_url and settings.api_token:
-        api = Api(settings.api_url, settings.api_token)
+        # Its clock measures the workbench's time from every answer, init's first: `at` is corrected by it.
+        api = Api(settings.api_url, settings.api_token, clock=Clock(problems))
     elif settings.mode == "online":
         missing = " and ".join(
             n for n, v in (("PARAVT_API_URL", settings.api_url), ("PARAVT_API_TOKEN", settings.api_token)) if not v
@@ -385,7 +387,7 @@ def init(
         problems.report(
             ("not-configured",),
             f"no {missing} (or api_url= / api_token=); logging to the spool in {settings.spool_dir}, "
-            "upload it later with `python -m paravt sync`",
+            "upload it later with `python -m paravt_workbench sync`",
         )
     target = RunTarget(api, settings.project, create_body)
     if api is not None:
@@ -443,7 +445,7 @@ def _create_now(target: RunTarget, problems: Problems, api_url: Optional[str]) -
             problems.report(
                 ("refused-run", e.message),
                 f"the workbench at {api_url} refused this run: {e.message}. Nothing is sent; "
-                "everything is kept in the spool: upload it with `python -m paravt sync` (and the right "
+                "everything is kept in the spool: upload it with `python -m paravt_workbench sync` (and the right "
                 "--api-token / --project)",
             )
 
