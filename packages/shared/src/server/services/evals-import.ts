@@ -39,7 +39,7 @@ import {
   writeImportRows,
   type ImportedEpisodeRow,
 } from "./evals-import-rows";
-import { finishRun, getRun, reportRunProgress, STATUS_CHANGED, toEvent } from "./runs";
+import { finishRun, getRun, publishRunState, reportRunProgress, STATUS_CHANGED, toEvent } from "./runs";
 
 export { importMessage } from "./evals-import-rows";
 
@@ -228,7 +228,7 @@ export async function importReference(
       data: { status: "FAILED", error: reason.slice(0, 4000), finishedAt: new Date() },
     });
     if (res.count)
-      await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: created.id } }), STATUS_CHANGED));
+      await publishRunState(created.id, STATUS_CHANGED);
     throw err;
   }
 

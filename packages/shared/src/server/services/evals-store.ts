@@ -18,7 +18,7 @@ import { databaseRefusal } from "../db-errors";
 import { capText, STORED_TEXT_MAX_CHARS, StorableText, type StorageNotes } from "../storable-text";
 import { publishRunEvent } from "../events";
 import { insertTallied, storedCount, type TalliedEpisode } from "./evals-tally-store";
-import { RunCancelledError, STATUS_CHANGED, toEvent } from "./runs";
+import { publishRunState, RunCancelledError, STATUS_CHANGED, toEvent } from "./runs";
 
 export interface ToolCallRecord {
   index: number;
@@ -319,7 +319,7 @@ export async function noteRunPartRetry(runId: string, message: string): Promise<
     where: { id: runId, status: "RUNNING" },
     data: { message: message.slice(0, 1000) },
   });
-  if (res.count) await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: runId } }), {}));
+  if (res.count) await publishRunState(runId, {});
 }
 
 /**
@@ -337,10 +337,8 @@ export async function reportStoredProgress(runId: string, total: number, stored 
     where: { id: runId, status: "RUNNING", progress: { lt: fraction } },
     data: { progress: fraction, message: `${count}/${total} samples` },
   });
-  if (res.count) {
-    const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
-    await publishRunEvent(toEvent(run, { episodes: { count: stored } }));
-  } else await assertRunActive(runId);
+  if (res.count) await publishRunState(runId, { episodes: { count: stored } });
+  else await assertRunActive(runId);
   return count;
 }
 

@@ -13,13 +13,12 @@ import { isJobName, isResumableJob, JOB_CATALOG, type JobName } from "../../jobs
 import type { RunOutput } from "../../contracts/runs";
 import { db } from "../db";
 import { serverEnv } from "../env";
-import { publishRunEvent } from "../events";
 import { enqueue, queue } from "../queues";
 import { redis } from "../redis";
 import type { ProjectAccess } from "./access";
 import { enqueueEvalFlow, shardJobId, shardRanges } from "./evals-queue";
 import { evalRunConfig } from "../../contracts/evals";
-import { STATUS_CHANGED, toEvent, getRun } from "./runs";
+import { STATUS_CHANGED, getRun, publishRunState } from "./runs";
 
 /** BullMQ states in which a job is still going to run (or running: a dead worker's lock expires). */
 const LIVE_STATES = new Set(["active", "waiting", "delayed", "prioritized", "waiting-children"]);
@@ -88,7 +87,7 @@ async function setRow(
 ) {
   const res = await db().run.updateMany({ where: { id: runId, status: { in: from } }, data });
   if (res.count)
-    await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: runId } }), STATUS_CHANGED));
+    await publishRunState(runId, STATUS_CHANGED);
   return res.count > 0;
 }
 

@@ -43,10 +43,33 @@ export function toRunOutput(r: RunWithCreator): RunOutput {
 export const STATUS_CHANGED: RunChange = { status: true };
 
 /**
+ * The fields of a run row its live event carries. Reads made only to publish an event select
+ * these: the row's `config` can hold every sample id of a large evaluation (~3 MB at 100k
+ * samples), which reading after every stored episode made the first bottleneck of the eval write
+ * path (bench/scale, docs/scale.md).
+ */
+export const RUN_EVENT_FIELDS = {
+  projectId: true,
+  id: true,
+  kind: true,
+  status: true,
+  progress: true,
+  message: true,
+  error: true,
+} as const satisfies Prisma.RunSelect;
+export type RunEventRow = Pick<Run, keyof typeof RUN_EVENT_FIELDS>;
+
+/** Reads the run's event fields and publishes its event (nothing when the run is gone). */
+export async function publishRunState(runId: string, changed: RunChange): Promise<void> {
+  const row = await db().run.findUnique({ where: { id: runId }, select: RUN_EVENT_FIELDS });
+  if (row) await publishRunEvent(toEvent(row, changed));
+}
+
+/**
  * The live event of a run row (what pages refresh from) and what changed besides its progress
  * and message (`{}`: nothing else), so pages refetch only that (issue 42 item 1).
  */
-export function toEvent(r: Run, changed: RunChange): RunEvent {
+export function toEvent(r: RunEventRow, changed: RunChange): RunEvent {
   return {
     projectId: r.projectId,
     runId: r.id,
@@ -64,9 +87,9 @@ export function toEvent(r: Run, changed: RunChange): RunEvent {
  * Tells live pages that the run has new data (metric points, episodes) without writing its row:
  * ingested batches, a trainer's validation.
  */
-export async function announceRunChange(run: Run | string, changed: RunChange): Promise<void> {
-  const row = typeof run === "string" ? await db().run.findUnique({ where: { id: run } }) : run;
-  if (row) await publishRunEvent(toEvent(row, changed));
+export async function announceRunChange(run: RunEventRow | string, changed: RunChange): Promise<void> {
+  if (typeof run === "string") await publishRunState(run, changed);
+  else await publishRunEvent(toEvent(run, changed));
 }
 
 /** Writes the QUEUED row, then enqueues with the row id as job id (idempotent). */
@@ -250,7 +273,7 @@ export async function reportRunProgress(
     where: { id: runId, status: "RUNNING" },
     data: { progress: Math.max(0, Math.min(1, progress)), ...(message !== undefined ? { message } : {}) },
   });
-  const run = await db().run.findUnique({ where: { id: runId } });
+  const run = await db().run.findUnique({ where: { id: runId }, select: RUN_EVENT_FIELDS });
   if (!run) throw new RunCancelledError("run deleted");
   if (res.count === 0) throw new RunCancelledError(`run is ${run.status}`);
   await publishRunEvent(toEvent(run, changed));
@@ -266,7 +289,7 @@ export async function finishRun(runId: string, message = "Done", fence?: number)
     data: { status: "SUCCEEDED", progress: 1, message, finishedAt: new Date() },
   });
   if (res.count)
-    await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: runId } }), STATUS_CHANGED));
+    await publishRunState(runId, STATUS_CHANGED);
 }
 
 /**
@@ -282,5 +305,5 @@ export async function failRunAttempt(runId: string, error: string, willRetry: bo
       : { status: "FAILED", error: error.slice(0, 4000), finishedAt: new Date() },
   });
   if (res.count)
-    await publishRunEvent(toEvent(await db().run.findUniqueOrThrow({ where: { id: runId } }), STATUS_CHANGED));
+    await publishRunState(runId, STATUS_CHANGED);
 }
