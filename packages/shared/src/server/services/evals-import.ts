@@ -227,8 +227,7 @@ export async function importReference(
       where: { id: created.id, status: { in: ["QUEUED", "RUNNING"] } },
       data: { status: "FAILED", error: reason.slice(0, 4000), finishedAt: new Date() },
     });
-    if (res.count)
-      await publishRunState(created.id, STATUS_CHANGED);
+    if (res.count) await publishRunState(created.id, STATUS_CHANGED);
     throw err;
   }
 

@@ -86,8 +86,7 @@ async function setRow(
   data: Partial<Pick<Run, "status" | "message" | "error" | "finishedAt">>,
 ) {
   const res = await db().run.updateMany({ where: { id: runId, status: { in: from } }, data });
-  if (res.count)
-    await publishRunState(runId, STATUS_CHANGED);
+  if (res.count) await publishRunState(runId, STATUS_CHANGED);
   return res.count > 0;
 }
 

@@ -288,8 +288,7 @@ export async function finishRun(runId: string, message = "Done", fence?: number)
     where: { id: runId, status: "RUNNING", ...(fence !== undefined ? { attempts: fence } : {}) },
     data: { status: "SUCCEEDED", progress: 1, message, finishedAt: new Date() },
   });
-  if (res.count)
-    await publishRunState(runId, STATUS_CHANGED);
+  if (res.count) await publishRunState(runId, STATUS_CHANGED);
 }
 
 /**
@@ -304,6 +303,5 @@ export async function failRunAttempt(runId: string, error: string, willRetry: bo
       ? { status: "QUEUED", message: `Retrying after error: ${error}`.slice(0, 1000) }
       : { status: "FAILED", error: error.slice(0, 4000), finishedAt: new Date() },
   });
-  if (res.count)
-    await publishRunState(runId, STATUS_CHANGED);
+  if (res.count) await publishRunState(runId, STATUS_CHANGED);
 }
