@@ -1,18 +1,24 @@
 // Benchmark of the agentic episode (@paravt/agent) and of evaluation throughput (workers), each
-// part comparing against a baseline measured in the same run:
+// part comparing against a baseline measured in the same run. Model: the committed default nano
+// checkpoint (packages/nano/checkpoints/default) on onnxruntime (OrtNanoBackend), the backend the
+// eval workers (workers/src/eval-sample.ts) and `paravt nano serve` use by default; the C++ core
+// (CoreNanoBackend, `--backend core`) is kept as a baseline arm in part 1.
 //   --part parallel  one episode with N crop_video calls (N = 1, 3, 5), crops and sub-agents
 //                    with `concurrency: N` vs `concurrency: 1`, on nano in-process (NanoEngine on
-//                    the C++ core) and on the nano server (createNanoServer + OpenAIEngine).
+//                    onnxruntime, and on the C++ core) and on the nano server (createNanoServer on
+//                    onnxruntime + OpenAIEngine).
 //   --part frames    frame pipeline cost per episode (overview K = 8, 16, 64 + 3 crops):
-//                    videoFrameSampler time vs model time, without a FrameCache and with a warm one.
+//                    videoFrameSampler time vs model time (onnxruntime), without a FrameCache and
+//                    with a warm one.
 //   --part eval      samples/s of a 200-sample suite eval (nano, agentic_general, K 8) with 1 and
-//                    2 real worker processes (Postgres + Redis + BullMQ), launched via launchEval.
+//                    2 real worker processes (Postgres + Redis + BullMQ), launched via launchEval;
+//                    the workers open the model themselves (onnxruntime).
 // Usage (from the repository root):
 //   npx tsx bench/agent/run.ts [--part parallel|frames|eval|all] [--reps 5] [--samples 200] [--eval-reps 1]
 // The eval part needs Postgres and Redis; it uses its own database (default
 // postgresql://postgres@127.0.0.1:5432/paravt_bench, created + migrated beforehand with
 // `DATABASE_URL=... npx tsx prisma/scripts/migrate.ts`), Redis db 12 and the prefix paravt-bench.
-// Results: bench/README.md ("Agent episode and eval throughput").
+// Results: bench/agent/README.md.
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
@@ -26,6 +32,7 @@ import {
   NanoEngine,
   nanoTokenCounter,
   OpenAIEngine,
+  OrtNanoBackend,
   runEpisode,
   videoFrameSampler,
   type ChatEngine,
@@ -53,7 +60,7 @@ const EVAL_REPS = Number(flag("eval-reps", "1"));
 if (!["parallel", "frames", "eval", "all"].includes(PART)) throw new Error(`unknown --part ${PART}`);
 if (!(REPS >= 1 && SAMPLES >= 1 && EVAL_REPS >= 1)) throw new Error("--reps, --samples, --eval-reps must be >= 1");
 
-/** Sub-agent / main-agent token budgets: small so the (tiny, untrained-for-tools) nano stops in time. */
+/** Sub-agent token budget: small so a sub-agent that does not stop early ends in bounded time. */
 const SUB_MAX_TOKENS = 128;
 /** 12-s windows of the 64-s tiny-suite video (1 fps, SPEC §1.4: 12 frames each). */
 const WINDOWS: [number, number][] = [
@@ -71,6 +78,20 @@ const load = () =>
   loadavg()
     .map((x) => x.toFixed(1))
     .join(" ");
+
+/**
+ * The 1-min load average sampled every 5 s while a part runs: other jobs share this machine, so
+ * each table says how loaded it was, not only at its start.
+ */
+function loadDuring(): () => string {
+  const xs = [loadavg()[0]!];
+  const timer = setInterval(() => xs.push(loadavg()[0]!), 5000);
+  return () => {
+    clearInterval(timer);
+    xs.push(loadavg()[0]!);
+    return `1-min load avg during the part: ${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)} (mean ${mean(xs).toFixed(1)}, ${xs.length} samples)`;
+  };
+}
 
 function isToolRound(r: CompletionRequest): boolean {
   return r.messages.some((m) => m.role === "user" && textOf(m).includes("<tool_response>"));
@@ -101,7 +122,8 @@ class ScriptedMain implements ChatEngine {
 /**
  * The main agent of part 2: the real nano engine generates every turn (so the model time of a
  * K-frame prompt is real), but its turn-1 text is replaced by 3 canonical calls (the default
- * checkpoint does not emit well-formed calls yet), so every episode has the same crops.
+ * checkpoint's own calls vary in number with K and the question), so every episode has the same
+ * crops.
  */
 class NanoDrivenMain implements ChatEngine {
   readonly description: string;
@@ -156,14 +178,19 @@ function checked(t: Trajectory, crops: number): Trajectory {
   return t;
 }
 
-async function nanoEngines() {
-  const backend = await CoreNanoBackend.load(CHECKPOINT);
+/**
+ * The nano engine in-process and behind the OpenAI-compatible server, on one backend:
+ * onnxruntime (what the eval workers and `paravt nano serve` run) or the C++ core (baseline).
+ */
+async function nanoEngines(kind: "ort" | "core") {
+  const backend = kind === "ort" ? await OrtNanoBackend.load(CHECKPOINT) : await CoreNanoBackend.load(CHECKPOINT);
+  const label = kind === "ort" ? "onnxruntime" : "C++ core";
   const direct = new NanoEngine({
     backend,
     tokenizer: backend.tokenizer,
     thumbnail: backend.config.thumbnail,
     contextLength: backend.config.contextLength,
-    description: "nano in-process (C++ core)",
+    description: `nano in-process (${label})`,
   });
   const server = createNanoServer({ backend, modelName: "nano" });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -173,13 +200,23 @@ async function nanoEngines() {
     promptPreset: "nano",
     tokenCounter: nanoTokenCounter(backend.tokenizer),
   });
-  return { direct, http, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    label,
+    direct,
+    http,
+    // The onnxruntime backend owns a worker thread: closing it lets the process exit.
+    close: async () => {
+      await new Promise<void>((r) => server.close(() => r()));
+      await direct.close();
+    },
+  };
 }
 
 async function partParallel(): Promise<void> {
   const suite = await writeTinySuite();
   const q = suite.plan.questions[0]!;
-  const engines = await nanoEngines();
+  const ort = await nanoEngines("ort");
+  const core = await nanoEngines("core");
   const input = { video: { file: `${suite.dir}/${q.video}`, path: q.video }, question: q.question };
   const frames = videoFrameSampler(); // what the eval workers use (default accuracy knob)
   console.log(`\n### 1. One episode with N crops: parallel (concurrency N) vs sequential (concurrency 1)\n`);
@@ -191,8 +228,9 @@ async function partParallel(): Promise<void> {
   );
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const [name, sub] of [
-    ["NanoEngine (in-process)", engines.direct],
-    ["OpenAIEngine -> nano server", engines.http],
+    ["NanoEngine (in-process), onnxruntime", ort.direct],
+    ["OpenAIEngine -> nano server, onnxruntime", ort.http],
+    ["NanoEngine (in-process), C++ core", core.direct],
   ] as const) {
     for (const n of [1, 3, 5]) {
       const run = async (concurrency: number) => {
@@ -231,19 +269,20 @@ async function partParallel(): Promise<void> {
       );
     }
   }
-  await engines.close();
+  await ort.close();
+  await core.close();
   await suite.cleanup();
 }
 
 async function partFrames(): Promise<void> {
   const suite = await writeTinySuite();
   const q = suite.plan.questions[0]!;
-  const engines = await nanoEngines();
+  const engines = await nanoEngines("ort");
   const input = { video: { file: `${suite.dir}/${q.video}`, key: "tiny-v0001", path: q.video }, question: q.question };
   const cacheDir = await mkdtemp(join(tmpdir(), "paravt-bench-frames-"));
   const CROPS = 3;
   console.log(`\n### 2. Frame pipeline vs model time per episode (overview K + ${CROPS} crops of 12 s)\n`);
-  console.log(`${REPS} reps each; main agent and sub-agents = nano in-process; load avg ${load()}\n`);
+  console.log(`${REPS} reps each; main agent and sub-agents = nano in-process (onnxruntime); load avg ${load()}\n`);
   console.log(
     "| K | FrameCache | overview ms | crops ms | frames ms | model ms (main + sub) | frames / episode | frames vs no cache |",
   );
@@ -368,7 +407,7 @@ async function partEval(): Promise<void> {
 
   console.log(`\n### 3. Eval throughput: ${SAMPLES} samples, 1 vs 2 worker processes\n`);
   console.log(
-    `nano (C++ core), agentic_general, K 8, subagent dispatch, max 128 tokens, max_turns 3, shard 25, WORKER_CONCURRENCY 1\n`,
+    `nano (onnxruntime in each worker), agentic_general, K 8, subagent dispatch, max 128 tokens, max_turns 3, shard 25, WORKER_CONCURRENCY 1\n`,
   );
   console.log(
     "| worker processes | wall s (launch -> SUCCEEDED) | samples/s | vs 1 worker | episodes OK | load avg before |",
@@ -430,6 +469,14 @@ async function partEval(): Promise<void> {
 }
 
 console.log(`Machine: ${cpus().length}x ${cpus()[0]?.model ?? "?"}, Node ${process.version}, load avg ${load()}`);
-if (PART === "parallel" || PART === "all") await partParallel();
-if (PART === "frames" || PART === "all") await partFrames();
-if (PART === "eval" || PART === "all") await partEval();
+for (const [name, part] of [
+  ["parallel", partParallel],
+  ["frames", partFrames],
+  ["eval", partEval],
+] as const) {
+  if (PART !== name && PART !== "all") continue;
+  const during = loadDuring();
+  const t0 = performance.now();
+  await part();
+  console.log(`\n${during()}; part took ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+}
