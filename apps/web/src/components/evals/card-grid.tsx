@@ -1,5 +1,6 @@
 "use client";
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
+import { useSessionValue } from "@/lib/session-value";
 import { GRID_KEYS, gridMove, type GridKey } from "./sample-grid-model";
 
 /** Where the focused card of a grid view is remembered, so Back returns to the same card. */
@@ -50,10 +51,9 @@ export function CardGrid({
   onPastEnd?: () => void;
   renderCard: (index: number, props: CardProps) => ReactNode;
 }) {
-  const [active, setActive] = useState(() => {
-    if (typeof window === "undefined") return -1;
-    return Number(window.sessionStorage.getItem(memoryKey(scope)) ?? -1);
-  });
+  // From sessionStorage after hydration (useSessionValue): the server knows no remembered card.
+  const [stored, store] = useSessionValue(memoryKey(scope));
+  const active = stored === null ? -1 : Number(stored);
   const links = useRef<(HTMLAnchorElement | null)[]>([]);
   const restored = useRef(false);
   const pending = useRef<{ from: number; key: GridKey } | null>(null);
@@ -66,8 +66,7 @@ export function CardGrid({
   }
 
   function remember(i: number) {
-    setActive(i);
-    window.sessionStorage.setItem(memoryKey(scope), String(i));
+    store(String(i));
   }
 
   useEffect(() => {

@@ -2,8 +2,9 @@
 import type { EvalSampleRow } from "@paravt/shared";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { useRowKeys } from "@/lib/use-row-keys";
+import { useSessionValue } from "@/lib/session-value";
 import { Badge } from "../ui/badge";
 import { cn } from "../ui/cn";
 import { EmptyRow, Td, Th } from "../ui/table";
@@ -39,16 +40,14 @@ export function SamplesTable({
   compareHref?: (sampleId: string) => string;
 }) {
   const router = useRouter();
-  const [selected, setSelected] = useState(() => {
-    if (typeof window === "undefined") return -1;
-    return Number(window.sessionStorage.getItem(memoryKey(scope)) ?? -1);
-  });
+  // From sessionStorage after hydration (useSessionValue): the server knows no remembered row.
+  const [stored, store] = useSessionValue(memoryKey(scope));
+  const selected = stored === null ? -1 : Number(stored);
   const rowRefs = useRef<(HTMLTableRowElement | null)[]>([]);
   const href = (r: EvalSampleRow) => `/projects/${projectId}/episodes/${r.episodeId}`;
 
   function select(i: number) {
-    setSelected(i);
-    window.sessionStorage.setItem(memoryKey(scope), String(i));
+    store(String(i));
   }
   useEffect(() => {
     // The row takes focus so Enter is ours, not the last clicked control's.

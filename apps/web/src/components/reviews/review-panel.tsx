@@ -9,6 +9,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { forwardRef, useImperativeHandle, useRef, useState } from "react";
+import { useSessionValue } from "@/lib/session-value";
 import { errorMessage, useTRPC } from "@/trpc/client";
 import { timeAgo } from "../format";
 import { CommentItem } from "./comment-item";
@@ -69,16 +70,10 @@ export const ReviewPanel = forwardRef<ReviewPanelControl, Props>(function Review
   const comment = useMutation(trpc.reviews.comment.mutationOptions({ onSuccess: onSaved }));
 
   // The draft survives moving to another item and back (n / p remount the panel): kept per
-  // episode in this tab's sessionStorage until it is posted.
-  const draftKey = `paravt:review-draft:${episodeId}`;
-  const [body, setBodyState] = useState(() =>
-    typeof window === "undefined" ? "" : (window.sessionStorage.getItem(draftKey) ?? ""),
-  );
-  const setBody = (text: string) => {
-    setBodyState(text);
-    if (text) window.sessionStorage.setItem(draftKey, text);
-    else window.sessionStorage.removeItem(draftKey);
-  };
+  // episode in this tab's sessionStorage until it is posted (read after hydration: useSessionValue).
+  const [draft, storeDraft] = useSessionValue(`paravt:review-draft:${episodeId}`);
+  const body = draft ?? "";
+  const setBody = (text: string) => storeDraft(text || null);
   const [pin, setPin] = useState(true);
   const [caret, setCaret] = useState(0);
   const [picked, setPicked] = useState<{ id: string; name: string }[]>([]);
