@@ -116,5 +116,9 @@ double sumsq_cpu(const float* x, int64_t n);
 void adamw_cpu(float* params, const float* grads, float* m, float* v, int64_t n, float lr, float beta1, float beta2,
                float eps, float weight_decay, float grad_scale, int t);
 
+// Work per parallel_for chunk, in multiply-adds (<= 0: the default, 2^18). Tests set a small value
+// so that tiny shapes still split across threads and thread-count invariance is really exercised.
+void ops_set_chunk_work(int64_t work);
+
 // out[n] = index of the largest logit of row n (the first one on ties): token accuracy, greedy decoding.
 void argmax_rows_cpu(int* out, const float* x, int N, int V);

@@ -495,6 +495,7 @@ static void check_threads(Suite& s, Rng& r) {
   r.fill(qkv, -1, 1), r.fill(dy, -1, 1), r.fill(w, -1, 1), r.fill(x, -1, 1), r.fill(dmm, -1, 1);
   Vec res[2][4];
   int threads[2] = {1, 3};
+  ops_set_chunk_work(64);  // split even these small shapes into many chunks
   for (int k = 0; k < 2; k++) {
     pool_set_threads(threads[k]);
     Vec out(N * C), att(B * H * T * T), dq(qkv.size(), 0.0f), sc(B * H * T * T), mo(N * OC), dx(N * C, 0.0f),
@@ -506,6 +507,7 @@ static void check_threads(Suite& s, Rng& r) {
     res[k][0] = out, res[k][1] = dq, res[k][2] = mo, res[k][3] = dw;
   }
   pool_set_threads(0);
+  ops_set_chunk_work(0);
   const char* names[4] = {"attention out", "attention dqkv", "matmul out", "matmul dweight"};
   for (int i = 0; i < 4; i++)
     s.expect(memcmp(res[0][i].data(), res[1][i].data(), res[0][i].size() * sizeof(float)) == 0,
