@@ -7,8 +7,9 @@
 // "rgb+foreground" model the default grew from; the default itself has version 2's time tokens,
 // which the core's trainSft and a plain train_sft.py run do not take) and train the export of one small suite
 // (research/torch/gpu-export.ts: the default recipe's examples, frame targets and palette emphasis), no
-// permutation, batch --batch for --steps steps; tokens/s counts input tokens (padding excluded)
-// over steps 3.. (after warm-up). Needs python3 with numpy and torch (a CPU wheel:
+// permutation, batch --batch; tokens/s counts input tokens (padding excluded) over PyTorch's steps
+// 3..--steps and over the core's --steps steps after one epoch (by then every frame is decoded, as
+// the export decoded them for PyTorch before its clock started). Needs python3 with numpy and torch (a CPU wheel:
 // `pip install /opt/wheels/torch-*.whl` on the development machines). No assertion: a measurement.
 //
 // Usage (from the repository root): npx tsx bench/nano/trainer.ts [--batch 8] [--steps 12]
@@ -45,6 +46,10 @@ const tokenizer = defaultTokenizer();
 const ckpt = await loadCheckpoint(init, { tokenizer, moments: false });
 const suite = await readSuite(suiteDir);
 const { sft, curricula } = gpuRecipe(suite.videos, tokenizer);
+// The export decoded every frame before PyTorch's timed steps; the core decodes a frame the first
+// time a batch uses it. So the core trains one epoch first (every frame decoded and cached) and
+// is timed over the --steps steps after it, as PyTorch is over its steps 3..--steps.
+const epoch = Math.ceil(exported.examples / batch);
 const core = await trainSft({
   suite,
   tokenizer,
@@ -53,14 +58,18 @@ const core = await trainSft({
   sft,
   curricula,
   suiteDir,
-  steps,
+  steps: epoch + steps,
   batchSize: batch,
   lr: { kind: "constant", lr: 1e-4 },
   seed: 9,
 });
-const timed = core.metrics.slice(2);
+const timed = core.metrics.slice(epoch);
+const frameMs = timed.reduce((s, m) => s + m.frameTimeMs, 0) / timed.length;
 const coreTps = timed.reduce((s, m) => s + m.tokens, 0) / (timed.reduce((s, m) => s + m.stepTimeMs, 0) / 1000);
-console.log(`core: ${coreTps.toFixed(0)} tokens/s (${getThreads()} threads)`);
+console.log(
+  `core: ${coreTps.toFixed(0)} tokens/s (${getThreads()} threads; steps ${epoch + 1}-${epoch + steps}, ` +
+    `after one epoch that decoded every frame; frame features ${frameMs.toFixed(0)} ms a step)`,
+);
 
 const { stdout } = await promisify(execFile)(
   "python3",
@@ -83,6 +92,8 @@ const result = {
   steps,
   coreThreads: getThreads(),
   coreTokensPerSecond: coreTps,
+  coreTimedSteps: [epoch + 1, epoch + steps],
+  coreFrameFeaturesMsPerStep: frameMs,
   torchCpuTokensPerSecond: torchTps,
   ratio: torchTps / coreTps,
   parity,

@@ -25,6 +25,13 @@ struct V {
   static inline t set1(float x) { return _mm512_set1_ps(x); }
   static inline t add(t a, t b) { return _mm512_add_ps(a, b); }
   static inline t fma(t a, t b, t c) { return _mm512_fmadd_ps(a, b, c); }
+  static inline float hsum(t x) {  // halves added pairwise: 16 -> 8 -> 4 -> 2 -> 1
+    __m256 h = _mm256_add_ps(_mm512_extractf32x8_ps(x, 0), _mm512_extractf32x8_ps(x, 1));
+    __m128 q = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+    q = _mm_add_ps(q, _mm_movehl_ps(q, q));
+    q = _mm_add_ss(q, _mm_shuffle_ps(q, q, 1));
+    return _mm_cvtss_f32(q);
+  }
 };
 // 12 x 32: 24 accumulators + 2 loads of B + 1 broadcast of the 32 zmm registers.
 static const int MR = 12;
@@ -32,7 +39,7 @@ static const int NV = 2;
 
 #include "cpu_gemm.inc"
 
-static const CpuIsa kTable = {"avx512", MR, NR, gemm_block, gelu_forward, gelu_backward, softmax_row,
+static const CpuIsa kTable = {"avx512", MR, NR, gemm_block, gelu_forward, gelu_backward, gemv_rows, softmax_row,
                                 softmax_causal_row, softmax_causal_row_backward};
 
 }  // namespace isa_avx512

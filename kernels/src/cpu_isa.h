@@ -39,6 +39,8 @@ struct CpuIsa {
   // (isa_math.h) vectorised by the compiler, without FMA contraction (ISO C++ mode).
   void (*gelu_forward)(float* out, const float* inp, int64_t n);
   void (*gelu_backward)(float* dinp, const float* inp, const float* dout, int64_t n);
+  // y[j] = x . w[j*ldw ..] (+ bias[j]) for j in [j0, j1): the product for a few rows (decoding).
+  void (*gemv_rows)(float* y, const float* x, const float* w, int64_t ldw, int K, const float* bias, int j0, int j1);
   // Softmax of one row of logits; the row's max and sum of exp(x - max) for the log-sum-exp.
   void (*softmax_row)(float* p, const float* x, int V, float* maxval, float* sum);
   // One row of causal attention's softmax and its backward (isa_math.h).

@@ -21,13 +21,14 @@ struct V {
   static inline t set1(float x) { return x; }
   static inline t add(t a, t b) { return a + b; }
   static inline t fma(t a, t b, t c) { return a * b + c; }
+  static inline float hsum(t x) { return x; }
 };
 static const int MR = 4;
 static const int NV = 8;
 
 #include "cpu_gemm.inc"
 
-static const CpuIsa kTable = {"portable", MR, NR, gemm_block, gelu_forward, gelu_backward, softmax_row,
+static const CpuIsa kTable = {"portable", MR, NR, gemm_block, gelu_forward, gelu_backward, gemv_rows, softmax_row,
                                 softmax_causal_row, softmax_causal_row_backward};
 
 }  // namespace isa_portable

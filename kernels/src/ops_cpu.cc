@@ -233,19 +233,16 @@ void matmul_forward_cpu(float* out, const float* inp, const float* weight, const
     gemm(GemmArgs{N, OC, IC, inp, IC, 1, t, OC, out, OC, bias, 0});
     return;
   }
-  // Tiles of 4 rows x 64 output channels keep one tile's inputs and weights in L1/L2.
-  const int RT = 4, OT = 64;
-  int64_t row_tiles = (N + RT - 1) / RT, col_tiles = (OC + OT - 1) / OT;
-  int64_t tile_work = (int64_t)(N < RT ? N : RT) * (OC < OT ? OC : OT) * IC;
-  parallel_for(row_tiles * col_tiles, grain(tile_work), [&](int64_t begin, int64_t end) {
+  // A few rows: each chunk takes a block of 64 output channels of one row, four weight rows per
+  // pass of the ISA's dot-product loop (cpu_isa.h gemv_rows).
+  const CpuIsa* isa = cpu_isa();
+  const int OT = 64;
+  int64_t col_tiles = (OC + OT - 1) / OT;
+  parallel_for((int64_t)N * col_tiles, grain((int64_t)(OC < OT ? OC : OT) * IC), [&](int64_t begin, int64_t end) {
     for (int64_t tile = begin; tile < end; tile++) {
-      int n0 = (int)(tile / col_tiles) * RT, o0 = (int)(tile % col_tiles) * OT;
-      int n1 = n0 + RT < N ? n0 + RT : N, o1 = o0 + OT < OC ? o0 + OT : OC;
-      for (int n = n0; n < n1; n++) {
-        const float* x = inp + (int64_t)n * IC;
-        float* y = out + (int64_t)n * OC;
-        for (int o = o0; o < o1; o++) y[o] = (bias != NULL ? bias[o] : 0.0f) + dot(x, weight + (int64_t)o * IC, IC);
-      }
+      int n = (int)(tile / col_tiles), o0 = (int)(tile % col_tiles) * OT;
+      int o1 = o0 + OT < OC ? o0 + OT : OC;
+      isa->gemv_rows(out + (int64_t)n * OC, inp + (int64_t)n * IC, weight, IC, IC, bias, o0, o1);
     }
   });
 }
