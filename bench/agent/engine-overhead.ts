@@ -5,50 +5,16 @@
 // Markdown table.
 //   npx tsx bench/agent/engine-overhead.ts [reps=5]
 // Results: bench/agent/README.md ("4. Episode cost: NanoEngine in-process vs the nano server").
-import type { AddressInfo } from "node:net";
 import { cpus, loadavg } from "node:os";
-import { fileURLToPath } from "node:url";
-import {
-  CoreNanoBackend,
-  createNanoServer,
-  NanoEngine,
-  nanoTokenCounter,
-  OpenAIEngine,
-  OrtNanoBackend,
-  runEpisode,
-  videoFrameSampler,
-  type ChatEngine,
-} from "@paravt/agent";
+import { runEpisode, videoFrameSampler, type ChatEngine } from "@paravt/agent";
 import { writeTinySuite } from "../../packages/agent/src/test-support";
+import { nanoEngines } from "./engines";
 
 const reps = Number(process.argv[2] ?? 5);
-const CHECKPOINT = fileURLToPath(new URL("../../packages/nano/checkpoints/default", import.meta.url));
 const suite = await writeTinySuite();
 
-/** The engine in-process and behind the nano server, on one backend. */
-async function engines(kind: "ort" | "core") {
-  const backend = kind === "ort" ? await OrtNanoBackend.load(CHECKPOINT) : await CoreNanoBackend.load(CHECKPOINT);
-  const direct = new NanoEngine({ backend, tokenizer: backend.tokenizer, thumbnail: backend.config.thumbnail });
-  const server = createNanoServer({ backend, modelName: "nano" });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const http = new OpenAIEngine({
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    model: "nano",
-    promptPreset: "nano",
-    tokenCounter: nanoTokenCounter(backend.tokenizer),
-  });
-  return {
-    direct,
-    http,
-    // The onnxruntime backend owns a worker thread: closing it lets the process exit.
-    close: async () => {
-      await new Promise<void>((r) => server.close(() => r()));
-      await direct.close();
-    },
-  };
-}
-const ort = await engines("ort");
-const core = await engines("core");
+const ort = await nanoEngines("ort");
+const core = await nanoEngines("core");
 const sampler = videoFrameSampler({ maxErrorS: 0 });
 
 type Sum = Record<"total" | "frames" | "main" | "sub" | "turns" | "calls" | "prompt" | "completion" | "n", number>;

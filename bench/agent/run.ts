@@ -22,17 +22,10 @@
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
-  CoreNanoBackend,
-  createNanoServer,
-  NanoEngine,
-  nanoTokenCounter,
-  OpenAIEngine,
-  OrtNanoBackend,
   runEpisode,
   videoFrameSampler,
   type ChatEngine,
@@ -43,11 +36,11 @@ import {
 } from "@paravt/agent";
 import { call, textOf, writeTinySuite } from "../../packages/agent/src/test-support";
 import { FrameCache, generateTestVideo, probe } from "@paravt/video";
+import { CHECKPOINT, nanoEngines } from "./engines";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../..");
 const outDir = resolve(here, "../out/agent");
-const CHECKPOINT = join(root, "packages/nano/checkpoints/default");
 
 function flag(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -176,40 +169,6 @@ function checked(t: Trajectory, crops: number): Trajectory {
   const ok = t.turns[0]?.toolCalls.filter((c) => c.status === "OK").length ?? 0;
   if (ok !== crops) throw new Error(`expected ${crops} OK crops, got ${ok}: ${JSON.stringify(t.turns[0]?.toolCalls)}`);
   return t;
-}
-
-/**
- * The nano engine in-process and behind the OpenAI-compatible server, on one backend:
- * onnxruntime (what the eval workers and `paravt nano serve` run) or the C++ core (baseline).
- */
-async function nanoEngines(kind: "ort" | "core") {
-  const backend = kind === "ort" ? await OrtNanoBackend.load(CHECKPOINT) : await CoreNanoBackend.load(CHECKPOINT);
-  const label = kind === "ort" ? "onnxruntime" : "C++ core";
-  const direct = new NanoEngine({
-    backend,
-    tokenizer: backend.tokenizer,
-    thumbnail: backend.config.thumbnail,
-    contextLength: backend.config.contextLength,
-    description: `nano in-process (${label})`,
-  });
-  const server = createNanoServer({ backend, modelName: "nano" });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const http = new OpenAIEngine({
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    model: "nano",
-    promptPreset: "nano",
-    tokenCounter: nanoTokenCounter(backend.tokenizer),
-  });
-  return {
-    label,
-    direct,
-    http,
-    // The onnxruntime backend owns a worker thread: closing it lets the process exit.
-    close: async () => {
-      await new Promise<void>((r) => server.close(() => r()));
-      await direct.close();
-    },
-  };
 }
 
 async function partParallel(): Promise<void> {

@@ -10,6 +10,7 @@
 //   npx tsx bench/evals/run.ts [--episodes 100000] [--reps 50] [--before-reps 5] [--stores 200]
 // Needs Postgres; drops, creates and migrates its own database paravt_bench_evals.
 import { parseArgs } from "node:util";
+import { benchEvalRunConfig } from "../lib/eval-config";
 import { pct, prepareBenchDatabase, time } from "../lib/bench-db";
 
 const { values } = parseArgs({
@@ -36,7 +37,7 @@ prepareBenchDatabase(DB_NAME, { fresh: true });
 
 // Imported after DATABASE_URL is set (the client reads it on first use).
 const { db, evals, projectAccess } = await import("@paravt/shared/server");
-const { evalKnobs, evalRunConfig } = await import("@paravt/shared");
+const { evalRunConfig } = await import("@paravt/shared");
 const { createProjectWithRoles } = await import("@paravt/db/factories");
 
 /**
@@ -62,16 +63,7 @@ async function seed() {
   );
   const sampleIds = Array.from({ length: N }, (_, i) => `${tag}_s${i + 1}`);
   const group = { id: `grp_bench_${tag}`, name: "bench" };
-  const config = {
-    group,
-    modelId: "bench",
-    datasetId: dataset.id,
-    mode: "agentic_general",
-    k: 64,
-    knobs: evalKnobs.parse({}),
-    sampleIds,
-    shardSize: 25,
-  };
+  const config = benchEvalRunConfig({ group, modelId: "bench", datasetId: dataset.id, sampleIds });
   const run = await db().run.create({
     data: {
       projectId: fx.project.id,

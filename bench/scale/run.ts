@@ -26,6 +26,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { benchEvalRunConfig } from "../lib/eval-config";
 import { pct, prepareBenchDatabase, ROOT } from "../lib/bench-db";
 import type { StartMsg, Timings } from "./writer";
 
@@ -70,7 +71,6 @@ prepareBenchDatabase(DB_NAME, { fresh: !reuse });
 // Imported after DATABASE_URL is set (the clients read it on first use).
 const { createDb } = await import("@paravt/db");
 const { db, evals, metrics, onRunEvents, projectAccess, redis, closeEventBus } = await import("@paravt/shared/server");
-const { evalKnobs } = await import("@paravt/shared");
 const { createProjectWithRoles } = await import("@paravt/db/factories");
 type Access = Awaited<ReturnType<typeof projectAccess>>;
 
@@ -120,16 +120,7 @@ async function seed(): Promise<Seed> {
     const g = r % 2;
     const live = r < 2;
     const group = { id: `grp_scale_${tag}_${g}`, name: `scale ${g}` };
-    const config = {
-      group,
-      modelId: `model_${r}`,
-      datasetId: dataset.id,
-      mode: "agentic_general",
-      k: 64,
-      knobs: evalKnobs.parse({}),
-      sampleIds,
-      shardSize: 25,
-    };
+    const config = benchEvalRunConfig({ group, modelId: `model_${r}`, datasetId: dataset.id, sampleIds });
     const run = await db().run.create({
       data: {
         projectId: fx.project.id,

@@ -1,17 +1,7 @@
 import { db, hashTokenSecret } from "@paravt/shared/server";
 import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { callerFor, projectWithRoleCallers, userCaller } from "./test-helpers";
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "OK";
-  } catch (err) {
-    if (err instanceof TRPCError) return err.code;
-    throw err;
-  }
-}
+import { callerFor, codeOf, projectWithRoleCallers, userCaller } from "./test-helpers";
 
 describe("projects", () => {
   it("creates a project whose creator is owner, and lists it only for members", async () => {

@@ -5,13 +5,12 @@
 // while the driver's message and the stack go to the log only. Real Postgres and Redis; REST
 // through the same handlers the web routes use.
 import { db, evals, projectAccess, tokens } from "@paravt/shared/server";
-import { TRPCError } from "@trpc/server";
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { httpStatusOf, toTRPCError } from "./errors";
 import { handleRestRequest } from "./openapi";
 import { exportQueue } from "./rest/reviews";
-import { projectWithRoleCallers } from "./test-helpers";
+import { codeOf, projectWithRoleCallers } from "./test-helpers";
 import { createTRPCRouter, publicProcedure } from "./trpc";
 
 process.env.REDIS_PREFIX = `paravt-test-error-hygiene-${process.pid}`;
@@ -54,16 +53,6 @@ async function projectWithToken() {
     secret,
     call: (method: string, path: string, body?: unknown) => rest(secret, method, path, body),
   };
-}
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "OK";
-  } catch (err) {
-    if (err instanceof TRPCError) return err.code;
-    throw err;
-  }
 }
 
 describe("integers are bounded to what Postgres stores", () => {

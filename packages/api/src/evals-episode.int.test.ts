@@ -4,9 +4,8 @@
 // evals.episodeText gives back every stored text exactly, and the final text is stored once.
 import { EPISODE_PREVIEW_CHARS, evalRunConfig, mergeEpisodePages, type EvalEpisodeOutput } from "@paravt/shared";
 import { db, evals } from "@paravt/shared/server";
-import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { projectWithRoleCallers } from "./test-helpers";
+import { codeOf, projectWithRoleCallers } from "./test-helpers";
 
 /** What the brief promises: one episode answer under half a megabyte. */
 const ANSWER_BOUND = 512 * 1024;
@@ -17,16 +16,6 @@ type Call = evals.ToolCallRecord;
 type Turn = evals.TurnRecord;
 
 const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "OK";
-  } catch (err) {
-    if (err instanceof TRPCError) return err.code;
-    throw err;
-  }
-}
 
 /** A project with one MCQ sample and one finished eval run on it (parseable by the compare page). */
 async function seed(fx: Fx) {

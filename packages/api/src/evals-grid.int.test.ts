@@ -13,21 +13,10 @@ import {
   type FlipDirection,
 } from "@paravt/shared";
 import { db } from "@paravt/shared/server";
-import { TRPCError } from "@trpc/server";
 import { beforeAll, describe, expect, it } from "vitest";
-import { projectWithRoleCallers } from "./test-helpers";
+import { codeOf, projectWithRoleCallers } from "./test-helpers";
 
 process.env.REDIS_PREFIX = `paravt-test-evals-grid-${process.pid}`;
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "OK";
-  } catch (err) {
-    if (err instanceof TRPCError) return err.code;
-    throw err;
-  }
-}
 
 type Verdict = { status?: "OK" | "ERROR"; correct: boolean | null; score?: number | null };
 interface SeedEpisode extends Verdict {

@@ -5,7 +5,7 @@
 import { db, evals, queue, tokens } from "@paravt/shared/server";
 import { TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, it } from "vitest";
-import { callerFor, projectWithRoleCallers } from "./test-helpers";
+import { callerFor, codeOf, projectWithRoleCallers } from "./test-helpers";
 
 process.env.REDIS_PREFIX = `paravt-test-evals-api-${process.pid}`;
 
@@ -13,16 +13,6 @@ afterAll(async () => {
   await queue("cpu").obliterate({ force: true });
   await evals.closeEvalFlows();
 });
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "OK";
-  } catch (err) {
-    if (err instanceof TRPCError) return err.code;
-    throw err;
-  }
-}
 
 async function messageOf(p: Promise<unknown>): Promise<string> {
   const err = await p.then(

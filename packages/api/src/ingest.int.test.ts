@@ -7,9 +7,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { CLOCK_SKEW_TOLERANCE_MS, type RolloutItemInput } from "@paravt/shared";
 import { closeEventBus, db, onRunEvents } from "@paravt/shared/server";
-import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callerFor, projectWithRoleCallers } from "./test-helpers";
+import { callerFor, codeOf, projectWithRoleCallers } from "./test-helpers";
 
 process.env.REDIS_PREFIX = `paravt-test-ingest-${process.pid}`;
 // A media root for rollouts that name their video by path (the server's MEDIA_ROOTS).
@@ -19,16 +18,6 @@ process.env.MEDIA_ROOTS = mediaRoot;
 afterAll(async () => {
   await closeEventBus();
 });
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "OK";
-  } catch (err) {
-    if (err instanceof TRPCError) return err.code;
-    throw err;
-  }
-}
 
 /** A rollout as the reference trainer would send it: one crop turn with two parallel calls. */
 function rollout(id: string, step: number, index: number, over: Partial<RolloutItemInput> = {}) {

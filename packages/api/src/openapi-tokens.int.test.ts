@@ -3,12 +3,11 @@
 // row per call with method, path, status and ip; tokens.audit for owners), and the REST input
 // conversion leaving the tRPC contract as strict as it was.
 import { db, hitRateLimit, tokens } from "@paravt/shared/server";
-import { TRPCError } from "@trpc/server";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { createContext } from "./context";
 import { handleRestRequest } from "./openapi";
 import { createCaller } from "./root";
-import { callerFor, projectWithRoleCallers } from "./test-helpers";
+import { callerFor, codeOf, projectWithRoleCallers } from "./test-helpers";
 
 process.env.REDIS_PREFIX = `paravt-test-openapi-tokens-${process.pid}`;
 // The audit's ip is the address a trusted proxy reports (clientAddress): here one that appends
@@ -17,16 +16,6 @@ process.env.TRUSTED_PROXY_HEADER = "x-forwarded-for";
 
 afterEach(() => vi.restoreAllMocks());
 afterAll(() => tokens.settleTokenUses());
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "OK";
-  } catch (err) {
-    if (err instanceof TRPCError) return err.code;
-    throw err;
-  }
-}
 
 function rest(method: string, path: string, secret: string | null, init: { body?: unknown; ip?: string } = {}) {
   const headers = new Headers();

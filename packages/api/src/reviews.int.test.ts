@@ -3,26 +3,15 @@
 // editing the same episode at once (nothing lost, each sees the other's change live).
 import { SEED_FAILURE_TAGS, evalKnobs, evalRunConfig } from "@paravt/shared";
 import { closeEventBus, db, reviewTaxonomy } from "@paravt/shared/server";
-import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "./root";
-import { callerFor, projectWithRoleCallers } from "./test-helpers";
+import { callerFor, codeOf, projectWithRoleCallers } from "./test-helpers";
 
 process.env.REDIS_PREFIX = `paravt-test-reviews-${process.pid}`;
 
 afterAll(async () => {
   await closeEventBus();
 });
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "OK";
-  } catch (err) {
-    if (err instanceof TRPCError) return err.code;
-    throw err;
-  }
-}
 
 /** A valid eval run config (the flip filter reads runs as evaluations of one dataset). */
 async function setEvalConfig(runId: string, name: string, datasetId: string, sampleIds: string[]) {

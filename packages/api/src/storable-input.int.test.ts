@@ -2,24 +2,13 @@
 // surrogate) is a validation error, 422 on REST and BAD_REQUEST on tRPC, never a 500 from the
 // database. Real Postgres and Redis; REST through the same handler the web route uses.
 import { db, tokens } from "@paravt/shared/server";
-import { TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { handleRestRequest } from "./openapi";
-import { projectWithRoleCallers } from "./test-helpers";
+import { codeOf, projectWithRoleCallers } from "./test-helpers";
 
 process.env.REDIS_PREFIX = `paravt-test-storable-input-${process.pid}`;
 
 afterAll(() => tokens.settleTokenUses());
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "OK";
-  } catch (err) {
-    if (err instanceof TRPCError) return err.code;
-    throw err;
-  }
-}
 
 function rest(method: string, path: string, secret: string, body?: unknown) {
   return handleRestRequest(

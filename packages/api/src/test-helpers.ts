@@ -1,6 +1,7 @@
 // Callers for integration tests: one tRPC caller per role, with real Postgres underneath.
 import { db, type Principal } from "@paravt/shared/server";
 import { createProjectWithRoles } from "@paravt/db/factories";
+import { TRPCError } from "@trpc/server";
 import { createCaller } from "./root";
 
 export function callerFor(principal: Principal | null) {
@@ -21,4 +22,15 @@ export async function projectWithRoleCallers() {
     asOutsider: userCaller(fx.outsider.id),
     anonymous: callerFor(null),
   };
+}
+
+/** The tRPC error code a call fails with, or "OK" when it succeeds (other errors are rethrown). */
+export async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return "OK";
+  } catch (err) {
+    if (err instanceof TRPCError) return err.code;
+    throw err;
+  }
 }

@@ -3,22 +3,11 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projectWithRoleCallers } from "../../test-helpers";
+import { codeOf, projectWithRoleCallers } from "../../test-helpers";
 
 const mediaRoot = path.join(os.tmpdir(), `paravt-api-bench-${process.pid}`);
 process.env.MEDIA_ROOTS = mediaRoot;
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "OK";
-  } catch (err) {
-    if (err instanceof TRPCError) return err.code;
-    throw err;
-  }
-}
 
 beforeAll(() => fs.mkdir(path.join(mediaRoot, "lvbench"), { recursive: true }));
 afterAll(() => fs.rm(mediaRoot, { recursive: true, force: true }));

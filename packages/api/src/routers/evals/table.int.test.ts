@@ -10,25 +10,14 @@
 import type { Prisma } from "@paravt/db";
 import { evalKnobs, evalRunConfig, importedRunConfig, type EvalMode } from "@paravt/shared";
 import { closeEventBus, db } from "@paravt/shared/server";
-import { TRPCError } from "@trpc/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projectWithRoleCallers } from "../../test-helpers";
+import { codeOf, projectWithRoleCallers } from "../../test-helpers";
 
 process.env.REDIS_PREFIX = `paravt-test-evals-table-${process.pid}`;
 
 afterAll(async () => {
   await closeEventBus();
 });
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "OK";
-  } catch (err) {
-    if (err instanceof TRPCError) return err.code;
-    throw err;
-  }
-}
 
 const THINK = "<think>\nThe overview shows the clock at noon.\n</think>\n";
 const CALL =

@@ -4,19 +4,8 @@
 // members may read.
 import { hostname } from "node:os";
 import { db, metrics, runs } from "@paravt/shared/server";
-import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { projectWithRoleCallers } from "../../test-helpers";
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "OK";
-  } catch (err) {
-    if (err instanceof TRPCError) return err.code;
-    throw err;
-  }
-}
+import { codeOf, projectWithRoleCallers } from "../../test-helpers";
 
 const STEPS = 10_000;
 const SPIKE = 7_777;

@@ -5,9 +5,8 @@
 // status report its status.
 import { appendSince, type RunEvent } from "@paravt/shared";
 import { closeEventBus, db, metrics, onRunEvents, runs } from "@paravt/shared/server";
-import { TRPCError } from "@trpc/server";
 import { afterAll, describe, expect, it } from "vitest";
-import { projectWithRoleCallers } from "../../test-helpers";
+import { codeOf, projectWithRoleCallers } from "../../test-helpers";
 
 afterAll(async () => {
   await closeEventBus();
@@ -30,16 +29,6 @@ async function seedRun(projectId: string) {
   }
   await db().metric.createMany({ data: rows });
   return run;
-}
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "OK";
-  } catch (err) {
-    if (err instanceof TRPCError) return err.code;
-    throw err;
-  }
 }
 
 describe("live chart reads", () => {

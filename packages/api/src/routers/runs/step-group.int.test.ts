@@ -4,19 +4,8 @@
 // runs (no recorded place) grouped by sample with advantages "not recorded", and the bounds.
 import { TRAINING_ROLLOUT_STRIDE } from "@paravt/shared";
 import { db } from "@paravt/shared/server";
-import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { projectWithRoleCallers } from "../../test-helpers";
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "OK";
-  } catch (err) {
-    if (err instanceof TRPCError) return err.code;
-    throw err;
-  }
-}
+import { codeOf, projectWithRoleCallers } from "../../test-helpers";
 
 async function seedSamples(projectId: string) {
   const dataset = await db().dataset.create({ data: { projectId, name: `rl-${Math.random().toString(36).slice(2)}` } });

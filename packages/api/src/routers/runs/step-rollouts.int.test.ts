@@ -4,19 +4,8 @@
 // knows its step and rollout, and nothing crosses a project boundary.
 import { TRAINING_ROLLOUT_STRIDE } from "@paravt/shared";
 import { db } from "@paravt/shared/server";
-import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
-import { projectWithRoleCallers } from "../../test-helpers";
-
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "OK";
-  } catch (err) {
-    if (err instanceof TRPCError) return err.code;
-    throw err;
-  }
-}
+import { codeOf, projectWithRoleCallers } from "../../test-helpers";
 
 /** Steps whose rollouts the seeded run kept; 3..5 and 7..9 kept none. */
 const STEPS_WITH_ROLLOUTS = [1, 2, 6, 10];
