@@ -2,14 +2,16 @@
   # The N-API addon of the compute core: the CPU reference (always) and the binding.
   # C++ exceptions are ON (NAPI_CPP_EXCEPTIONS + NODE_ADDON_API_CPP_EXCEPTIONS_ALL): the core reports
   # failures as KernelError (check.h) and node-addon-api turns any escaping std::exception into a
-  # JS Error instead of aborting the process. Built by scripts/build.mjs; GPU sources will be added
-  # under a condition on nvcc when a CUDA backend exists (see README).
+  # JS Error instead of aborting the process. Built by scripts/build.mjs. The CUDA backend is not in
+  # this target: build.mjs builds it with nvcc as libparavt_cuda.so beside the addon, which loads
+  # it at run time (src/backend_select.cc).
   "targets": [
     {
       "target_name": "paravt_kernels",
       "sources": [
         "src/addon.cc",
         "src/backend_cpu.cc",
+        "src/backend_select.cc",
         "src/check.cc",
         "src/cpu_avx2.cc",
         "src/cpu_avx512.cc",
@@ -26,6 +28,7 @@
       "cflags": ["-O3", "-ffp-contract=off"],
       "cflags_cc": ["-std=c++17", "-pthread", "-fexceptions", "-Wall", "-Wextra"],
       "ldflags": ["-pthread"],
+      "libraries": ["-ldl"],
       "xcode_settings": {
         "GCC_ENABLE_CPP_EXCEPTIONS": "YES",
         "CLANG_CXX_LANGUAGE_STANDARD": "c++17",

@@ -10,6 +10,9 @@ Prints one JSON line.
 
     python3 bench/kernels/torch_step.py --B 8 --T 384 --V 1137 --C 128 --L 4 --H 4 --P 48 --threads 2
     python3 bench/kernels/torch_step.py --decode 128 --prompt 32 --V 1137 --C 128 --L 4 --H 4 --threads 2
+
+On a GPU (kernels/scripts/device-check.sh): --device cuda, --compile reduce-overhead (torch.compile of
+the model for training; "none" is eager), --decode-batch N for batched greedy decoding.
 """
 
 import argparse
@@ -41,88 +44,109 @@ def params(V, T, C, L, P, g):
     ]
 
 
+def sync(device):
+    if device == "cuda":
+        torch.cuda.synchronize()
+
+
 @torch.no_grad()
-def greedy_decode(model, prompt, n, max_t):
-    """Greedy tokens after `prompt` (a list of ids) with a KV cache; the layers of Nano.forward."""
+def greedy_decode(model, prompt, n, max_t, batch=1, device="cpu"):
+    """Greedy tokens after `prompt` (a list of ids, the same for every row of the batch) with a KV
+    cache; the layers of Nano.forward."""
     p, C, H, L = model.p, model.C, model.H, model.L
     hs = C // H
-    kc = torch.zeros(L, 1, H, max_t, hs)
-    vc = torch.zeros(L, 1, H, max_t, hs)
+    kc = torch.zeros(L, batch, H, max_t, hs, device=device)
+    vc = torch.zeros(L, batch, H, max_t, hs, device=device)
     pos, out = 0, []
-    tok = torch.tensor([prompt])
+    tok = torch.tensor([prompt] * batch, device=device)
     for _ in range(n + 1):
         T = tok.shape[1]
         x = p["wte"][tok] + p["wpe"][pos : pos + T]
         for l in range(L):
             h = F.layer_norm(x, (C,), p["ln1_w"][l], p["ln1_b"][l], model.eps)
             q, k, v = (h @ p["qkv_w"][l].t() + p["qkv_b"][l]).split(C, dim=-1)
-            q, k, v = (z.view(1, T, H, hs).transpose(1, 2) for z in (q, k, v))
+            q, k, v = (z.view(batch, T, H, hs).transpose(1, 2) for z in (q, k, v))
             kc[l, :, :, pos : pos + T] = k
             vc[l, :, :, pos : pos + T] = v
             # the prompt attends causally among itself; a single new token attends to the whole cache
             y = F.scaled_dot_product_attention(q, kc[l, :, :, : pos + T], vc[l, :, :, : pos + T], is_causal=T > 1)
-            x = x + y.transpose(1, 2).reshape(1, T, C) @ p["attn_proj_w"][l].t() + p["attn_proj_b"][l]
+            x = x + y.transpose(1, 2).reshape(batch, T, C) @ p["attn_proj_w"][l].t() + p["attn_proj_b"][l]
             h = F.layer_norm(x, (C,), p["ln2_w"][l], p["ln2_b"][l], model.eps)
             h = F.gelu(h @ p["fc_w"][l].t() + p["fc_b"][l], approximate="tanh")
             x = x + h @ p["fc_proj_w"][l].t() + p["fc_proj_b"][l]
         x = F.layer_norm(x[:, -1], (C,), p["lnf_w"], p["lnf_b"], model.eps)
-        nxt = int((x @ p["wte"].t()).argmax(-1))
-        out.append(nxt)
+        nxt = (x @ p["wte"].t()).argmax(-1)  # [batch]
+        out.append(nxt.tolist())  # to the host each step, as a sampler reading its tokens would
         pos += T
-        tok = torch.tensor([[nxt]])
+        tok = nxt.view(batch, 1)
     return out
 
 
 def main():
     ap = argparse.ArgumentParser()
-    for k, d in dict(B=8, T=384, V=1137, C=128, L=4, H=4, P=48, threads=2, reps=3, decode=0, prompt=32).items():
-        ap.add_argument(f"--{k}", type=int, default=d)
+    for k, d in dict(B=8, T=384, V=1137, C=128, L=4, H=4, P=48, threads=2, reps=3, decode=0, prompt=32,
+                     decode_batch=1).items():
+        ap.add_argument(f"--{k.replace('_', '-')}", type=int, default=d, dest=k)
+    ap.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    ap.add_argument("--compile", choices=["none", "default", "reduce-overhead", "max-autotune"], default="none")
     a = ap.parse_args()
+    dev = a.device
     torch.set_num_threads(a.threads)
     g = torch.Generator().manual_seed(1)
     model = Nano(params(a.V, max(a.T, 2048), a.C, a.L, a.P, g), {"layers": a.L, "heads": a.H, "width": a.C, "layerNormEps": 1e-5})
+    model = model.to(dev)
     if a.decode > 0:
         prompt = [(i * 37) % a.V for i in range(a.prompt)]
         times, cpu = [], []
         for _ in range(a.reps + 1):
+            sync(dev)
             c0 = time.process_time()
             t0 = time.perf_counter()
-            greedy_decode(model, prompt, a.decode, 2048)
+            greedy_decode(model, prompt, a.decode, 2048, a.decode_batch, dev)
+            sync(dev)
             times.append(time.perf_counter() - t0)
             cpu.append(time.process_time() - c0)
         best = min(times[1:])
-        print(json.dumps({"torch": torch.__version__, "threads": torch.get_num_threads(), "decode_ms": best * 1e3,
-                          "decode_cpu_ms": min(cpu[1:]) * 1e3,
-                          "tokens_per_s": (a.decode + 1) / best}))
+        print(json.dumps({"torch": torch.__version__, "threads": torch.get_num_threads(), "device": dev,
+                          "batch": a.decode_batch, "decode_ms": best * 1e3, "decode_cpu_ms": min(cpu[1:]) * 1e3,
+                          "tokens_per_s": a.decode_batch * (a.decode + 1) / best}))
         return
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4, betas=(0.9, 0.95), eps=1e-8, weight_decay=0.1)
+    forward = model if a.compile == "none" else torch.compile(model, mode=None if a.compile == "default" else a.compile)
     tok = torch.randint(0, a.V, (a.B, a.T), generator=g)
     slot = (torch.arange(a.T) % 40 < 8).expand(a.B, a.T)  # 8 frame slots in every 40 positions
     fr = torch.full((a.B, a.T), -1, dtype=torch.long)
     fr[slot] = torch.arange(int(slot.sum()))
     feats = torch.rand(int(slot.sum()), a.P, generator=g)
     tgt = torch.randint(0, a.V, (a.B, a.T), generator=g)
+    tok, fr, feats, tgt = (z.to(dev) for z in (tok, fr, feats, tgt))
     best = None
     cpu_best = None
-    for rep in range(a.reps + 1):
+    for rep in range(a.reps + (3 if a.compile != "none" else 1)):  # compiled graphs warm up longer
+        sync(dev)
         c0 = time.process_time()
         t0 = time.perf_counter()
-        logits = model(tok, fr, feats)
+        logits = forward(tok, fr, feats)
         loss = F.cross_entropy(logits.view(-1, a.V), tgt.view(-1))
+        sync(dev)
         t1 = time.perf_counter()
         opt.zero_grad(set_to_none=True)
         loss.backward()
+        sync(dev)
         t2 = time.perf_counter()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
+        sync(dev)
         t3 = time.perf_counter()
         c3 = time.process_time()
-        if rep > 0 and (best is None or t3 - t0 < best[0]):
+        warm = rep >= (3 if a.compile != "none" else 1)
+        if warm and (best is None or t3 - t0 < best[0]):
             best = (t3 - t0, t1 - t0, t2 - t1, t3 - t2)
-        if rep > 0 and (cpu_best is None or c3 - c0 < cpu_best):
+        if warm and (cpu_best is None or c3 - c0 < cpu_best):
             cpu_best = c3 - c0
     n = a.B * a.T
-    print(json.dumps({"torch": torch.__version__, "threads": torch.get_num_threads(), "step_ms": best[0] * 1e3,
+    print(json.dumps({"torch": torch.__version__, "threads": torch.get_num_threads(), "device": dev,
+                      "compile": a.compile, "step_ms": best[0] * 1e3,
                       "forward_ms": best[1] * 1e3, "backward_ms": best[2] * 1e3, "update_ms": best[3] * 1e3, "step_cpu_ms": cpu_best * 1e3,
                       "tokens_per_s": n / best[0]}))
 

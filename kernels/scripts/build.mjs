@@ -8,7 +8,7 @@
 //
 //   node kernels/scripts/build.mjs            build what is stale
 //   node kernels/scripts/build.mjs --force    reconfigure and rebuild the addon
-//   node kernels/scripts/build.mjs --no-tests addon only
+//   node kernels/scripts/build.mjs --no-tests addon only (and the CUDA library where nvcc is)
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -31,8 +31,10 @@ function fail(message) {
 
 function newestSource() {
   const files = [path.join(kernelsDir, "binding.gyp"), path.join(kernelsDir, "package.json")];
-  for (const f of fs.readdirSync(path.join(kernelsDir, "src"))) {
-    if (/\.(cc|h|inc)$/.test(f)) files.push(path.join(kernelsDir, "src", f));
+  for (const dir of ["src", "src/cuda"]) {
+    for (const f of fs.readdirSync(path.join(kernelsDir, dir))) {
+      if (/\.(cc|h|inc|cuh)$/.test(f)) files.push(path.join(kernelsDir, dir, f));
+    }
   }
   return Math.max(...files.map((f) => fs.statSync(f).mtimeMs));
 }
@@ -171,6 +173,19 @@ function main() {
       const q = spawnSync("make", ["-q", "-C", "test", "all"], { cwd: kernelsDir, stdio: "ignore" });
       if (q.status !== 0) {
         run("make", ["-s", `-j${jobs}`, "-C", "test", "all"], "make -C kernels/test");
+        built = true;
+      }
+    }
+    // The CUDA backend, wherever nvcc is (dev machines and CI have nvcc 13 and no GPU: this is the
+    // compile check of issue 39): libparavt_cuda.so beside the addon, which loads it at run time,
+    // and the device test binary build/test/cuda/test_cuda. PARAVT_NO_CUDA=1 skips it.
+    if (process.env.PARAVT_NO_CUDA !== "1" && have(process.env.NVCC || "nvcc")) {
+      const q = spawnSync("make", ["-q", "-C", "test", "cuda"], { cwd: kernelsDir, stdio: "ignore" });
+      const lib = path.join(buildDir, "Release", "libparavt_cuda.so");
+      const built_lib = path.join(buildDir, "test", "cuda", "libparavt_cuda.so");
+      if (q.status !== 0 || mtime(lib) < mtime(built_lib)) {
+        run("make", ["-s", `-j${jobs}`, "-C", "test", "cuda"], "make -C kernels/test cuda (nvcc)");
+        fs.copyFileSync(built_lib, lib);
         built = true;
       }
     }

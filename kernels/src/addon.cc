@@ -22,6 +22,7 @@
 
 #include "check.h"
 #include "cpu_isa.h"
+#include "cuda/ops_cuda.h"
 #include "model.h"
 #include "threadpool.h"
 
@@ -262,6 +263,7 @@ class NativeModel : public Napi::ObjectWrap<NativeModel> {
                            InstanceMethod<&NativeModel::PolicyForward>("policyForward"),
                            InstanceMethod<&NativeModel::Step>("step"),
                            InstanceMethod<&NativeModel::CreateDecoder>("createDecoder"),
+                           InstanceMethod<&NativeModel::TrainingMemory>("trainingMemory"),
                        });
   }
 
@@ -300,6 +302,21 @@ class NativeModel : public Napi::ObjectWrap<NativeModel> {
   }
 
   Napi::Value GetStep(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), model_.step); }
+
+  // trainingMemory(B, T): { backend, needBytes, availableBytes, totalBytes } (null: no limit).
+  Napi::Value TrainingMemory(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    int B = (int)read_int(env, info[0], "trainingMemory: batchSize", 1, INT32_MAX);
+    int T = (int)read_int(env, info[1], "trainingMemory: seqLen", 1, model_.cfg.context);
+    size_t available = 0, total = 0;
+    model_.ops->mem_available(&available, &total);
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("backend", Napi::String::New(env, model_.ops->name));
+    o.Set("needBytes", Napi::Number::New(env, (double)model_training_bytes(&model_, B, T)));
+    o.Set("availableBytes", available == SIZE_MAX ? env.Null() : Napi::Number::New(env, (double)available));
+    o.Set("totalBytes", total == SIZE_MAX ? env.Null() : Napi::Number::New(env, (double)total));
+    return o;
+  }
 
   Napi::Value GetConfig(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
@@ -792,6 +809,42 @@ Napi::Value MemoryInUse(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), (double)kernel_memory_in_use());
 }
 
+Napi::Value ActiveBackend(const Napi::CallbackInfo& info) {
+  return Napi::String::New(info.Env(), kernel_ops_active()->name);
+}
+
+// useBackend("cpu" | "cuda"): the table of models created from now on (KernelError -> JS Error).
+Napi::Value UseBackend(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() != 1 || !info[0].IsString()) throw Napi::TypeError::New(env, "useBackend(name: 'cpu' | 'cuda')");
+  kernel_ops_use(info[0].As<Napi::String>().Utf8Value().c_str());
+  return env.Undefined();
+}
+
+// cudaProbe(): { available, reason, device } (loads the CUDA backend library once).
+Napi::Value CudaProbe(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const CudaDeviceInfo* dev = nullptr;
+  const char* reason = nullptr;
+  const KernelOps* ops = cuda_backend_probe(&dev, &reason);
+  Napi::Object out = Napi::Object::New(env);
+  out.Set("available", Napi::Boolean::New(env, ops != nullptr));
+  out.Set("reason", reason ? Napi::Value(Napi::String::New(env, reason)) : env.Null());
+  if (dev) {
+    Napi::Object d = Napi::Object::New(env);
+    d.Set("name", Napi::String::New(env, dev->name));
+    d.Set("totalBytes", Napi::Number::New(env, (double)dev->total_bytes));
+    d.Set("freeBytes", Napi::Number::New(env, (double)dev->free_bytes));
+    d.Set("multiprocessors", Napi::Number::New(env, dev->multiprocessors));
+    d.Set("computeCapability", Napi::String::New(env, std::to_string(dev->major) + "." + std::to_string(dev->minor)));
+    d.Set("emulated", Napi::Boolean::New(env, dev->emulated != 0));
+    out.Set("device", d);
+  } else {
+    out.Set("device", env.Null());
+  }
+  return out;
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   AddonData* data = new AddonData();
   Napi::Function model = NativeModel::Init(env);
@@ -806,7 +859,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("setMemoryLimit", Napi::Function::New<SetMemoryLimit>(env, "setMemoryLimit"));
   exports.Set("memoryInUse", Napi::Function::New<MemoryInUse>(env, "memoryInUse"));
   exports.Set("FRAME_TOKEN", Napi::Number::New(env, FRAME_TOKEN));
-  exports.Set("backend", Napi::String::New(env, kernel_ops_active()->name));
+  exports.Set("activeBackend", Napi::Function::New<ActiveBackend>(env, "activeBackend"));
+  exports.Set("useBackend", Napi::Function::New<UseBackend>(env, "useBackend"));
+  exports.Set("cudaProbe", Napi::Function::New<CudaProbe>(env, "cudaProbe"));
   exports.Set("cpuIsa", Napi::String::New(env, cpu_isa_note()));
   // Park-and-join the pool's threads when this environment goes away (worker_threads, exit).
   napi_add_env_cleanup_hook(env, [](void*) { pool_shutdown(); }, nullptr);

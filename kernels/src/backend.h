@@ -6,13 +6,10 @@
 // directly, and keeps every parameter, gradient, optimizer and activation buffer in memory from
 // the table's alloc. kernel_ops_cpu() is the reference table and, for now, the only backend.
 //
-// How a CUDA backend slots in: a backend_cuda.cu defines kernels with these signatures and a
-// function that starts from a copy of the CPU table and replaces the entries it implements (all
-// of them, or op by op while porting). Its alloc returns managed memory (cudaMallocManaged), so an
-// op still on the CPU reads the same pointers; upload/download become cudaMemcpy. Each CUDA op is
-// accepted only after it matches the CPU entry within tolerance on the tests of kernels/test, and
-// kernel_ops_active() picks the CUDA table when the build found nvcc and a device is present.
-// Callers (model.cc, the addon, TypeScript) do not change.
+// The CUDA backend (src/cuda/backend_cuda.cu) fills the same table with device memory (cudaMalloc)
+// and a kernel per op; test/test_cuda.cc holds each entry to the CPU one. It is a separate library
+// loaded at run time (backend_select.cc), so callers (model.cc, the addon, TypeScript) do not
+// change and a machine without CUDA runs the same addon.
 #pragma once
 
 #include <stddef.h>
@@ -21,12 +18,21 @@
 
 struct KernelOps {
   const char* name;
+  // 1: attention_forward keeps the softmax weights, att [B,H,T,T], and attention_backward needs a
+  // [B,H,T,T] scratch (the CPU reference). 0: a fused backend keeps one float per query row
+  // (att [B,H,T], its log-sum-exp) and needs a [B,H,T] scratch; the model sizes both from this.
+  int attention_keeps_weights;
+  // The largest head size (width / heads) its attention kernels take; 0 = any.
+  int max_head_size;
   void* (*alloc)(size_t bytes, const char* file, int line);  // zero-filled, counted by the memory limit
   void (*free)(void* ptr);
   void (*upload)(void* dst, const void* host_src, size_t bytes);
   void (*download)(void* host_dst, const void* src, size_t bytes);
   void (*copy)(void* dst, const void* src, size_t bytes);
   void (*zero)(void* dst, size_t bytes);
+  // Memory this table can still allocate, and its total: the process budget for the CPU
+  // (SIZE_MAX for both when no limit is set), the device's free and total memory for CUDA.
+  void (*mem_available)(size_t* available, size_t* total);
 
   decltype(&encoder_forward_cpu) encoder_forward;
   decltype(&encoder_backward_cpu) encoder_backward;
@@ -54,5 +60,12 @@ struct KernelOps {
 
 // The CPU reference table.
 const KernelOps* kernel_ops_cpu(void);
-// The table new models use: the CPU reference until a GPU backend is built in and selected.
+// The table new models use (backend_select.cc): the CPU reference unless kernel_ops_use("cuda").
 const KernelOps* kernel_ops_active(void);
+// Selects the table for models created from now on: "cpu" or "cuda"; throws KernelError with the
+// reason when the CUDA backend is not available (no library, no driver, no device).
+void kernel_ops_use(const char* name);
+struct CudaDeviceInfo;
+// Loads the CUDA backend once (libparavt_cuda.so next to this binary, or PARAVT_CUDA_LIBRARY) and
+// returns its table, or NULL with *reason saying what is missing.
+const KernelOps* cuda_backend_probe(const CudaDeviceInfo** info, const char** reason);

@@ -1,4 +1,5 @@
 // The CPU reference backend table: host memory from mallocCheck, ops from ops_cpu.cc.
+#include <stdint.h>
 #include <string.h>
 
 #include "backend.h"
@@ -25,14 +26,23 @@ static void cpu_zero(void* dst, size_t bytes) {
   });
 }
 
+static void cpu_mem_available(size_t* available, size_t* total) {
+  size_t limit = kernel_memory_limit(), used = kernel_memory_in_use();
+  *total = limit ? limit : SIZE_MAX;
+  *available = limit ? (limit > used ? limit - used : 0) : SIZE_MAX;
+}
+
 static const KernelOps kCpuOps = {
     "cpu",
+    1,  // attention keeps the weights [B,H,T,T]
+    0,  // any head size
     cpu_alloc,
     cpu_free,
     cpu_copy,
     cpu_copy,
     cpu_copy,
     cpu_zero,
+    cpu_mem_available,
     encoder_forward_cpu,
     encoder_backward_cpu,
     frame_proj_forward_cpu,
@@ -58,4 +68,3 @@ static const KernelOps kCpuOps = {
 };
 
 const KernelOps* kernel_ops_cpu(void) { return &kCpuOps; }
-const KernelOps* kernel_ops_active(void) { return &kCpuOps; }

@@ -1,28 +1,50 @@
 import { describe, expect, it } from "vitest";
-import { backendName, resolveDevice } from "./index";
+import { backendName, cudaProbe, resolveDevice, selectDevice } from "./index";
+
+const gpu = {
+  available: true,
+  reason: null,
+  device: {
+    name: "NVIDIA H200",
+    totalBytes: 150e9,
+    freeBytes: 149e9,
+    multiprocessors: 132,
+    computeCapability: "9.0",
+    emulated: false,
+  },
+};
+const noDriver = { available: false, reason: "no CUDA device: CUDA driver version is insufficient", device: null };
 
 describe("PARAVT_DEVICE", () => {
-  it("cpu is the reference core whatever the build has", () => {
-    expect(resolveDevice("cpu", "cuda")).toEqual({ backend: "cpu", note: null });
+  it("cpu is the reference core whatever the machine has", () => {
+    expect(resolveDevice("cpu", gpu)).toEqual({ backend: "cpu", note: null });
   });
 
-  it("cuda without a CUDA backend is an error that says what to do, never a silent CPU run", () => {
-    expect(() => resolveDevice("cuda", "cpu")).toThrow(
-      /PARAVT_DEVICE=cuda.*only the cpu backend.*PARAVT_DEVICE=cpu or auto/,
+  it("cuda that cannot run is an error that says why and what to do, never a silent CPU run", () => {
+    expect(() => resolveDevice("cuda", noDriver)).toThrow(
+      "PARAVT_DEVICE=cuda, but no CUDA device: CUDA driver version is insufficient: start with PARAVT_DEVICE=cpu or auto",
     );
-    expect(resolveDevice("cuda", "cuda")).toEqual({ backend: "cuda", note: null });
+    expect(resolveDevice("cuda", gpu)).toEqual({ backend: "cuda", note: null });
   });
 
-  it("auto takes CUDA when built in, else the CPU core and says so", () => {
-    expect(resolveDevice("auto", "cuda")).toEqual({ backend: "cuda", note: null });
-    expect(resolveDevice("auto", "cpu")).toEqual({
+  it("auto takes CUDA when it can run, else the CPU core and says why", () => {
+    expect(resolveDevice("auto", gpu)).toEqual({ backend: "cuda", note: null });
+    expect(resolveDevice("auto", noDriver)).toEqual({
       backend: "cpu",
-      note: "PARAVT_DEVICE=auto: no CUDA backend in this build; using the cpu core",
+      note: "PARAVT_DEVICE=auto: no CUDA device: CUDA driver version is insufficient; using the cpu core",
     });
   });
 
-  it("this build's op table is the CPU reference (no CUDA backend is built in yet)", () => {
+  it("on this machine (no GPU) the probe names what is missing and auto selects the CPU core", () => {
+    const probe = cudaProbe();
+    expect(probe.available).toBe(false);
+    // Either the library was not built (no nvcc) or it was and found no driver/device.
+    expect(probe.reason).toMatch(/no CUDA backend|no CUDA device|not usable/);
+    const selected = selectDevice("auto");
+    expect(selected.backend).toBe("cpu");
+    expect(selected.note).toContain(probe.reason);
     expect(backendName()).toBe("cpu");
-    expect(() => resolveDevice("cuda", backendName())).toThrow(/no CUDA backend/);
+    expect(() => selectDevice("cuda")).toThrow(/^PARAVT_DEVICE=cuda, but /);
+    expect(backendName()).toBe("cpu");
   });
 });

@@ -1,26 +1,47 @@
 // PARAVT_DEVICE (issue 39 item 2): which backend of the core a process asks for. "cpu" is the
-// reference core; "cuda" requires a build with the CUDA backend and a device, and is an error
-// otherwise (never a silent fall back); "auto" takes CUDA when this build has it, else the CPU
-// core, and says which.
+// reference core; "cuda" requires the CUDA backend library, a driver and a device, and is an error
+// otherwise (never a silent fall back); "auto" takes CUDA when it can run, else the CPU core, and
+// says why.
 
 export const DEVICE_CHOICES = ["auto", "cpu", "cuda"] as const;
 export type DeviceChoice = (typeof DEVICE_CHOICES)[number];
 
+export interface CudaDevice {
+  name: string;
+  totalBytes: number;
+  freeBytes: number;
+  multiprocessors: number;
+  /** e.g. "9.0" */
+  computeCapability: string;
+  /** True only for the host emulation the C++ tests use (never in the addon's library). */
+  emulated: boolean;
+}
+
+/** What the addon's cudaProbe() found. */
+export interface CudaProbe {
+  available: boolean;
+  /** Why CUDA cannot run here (no library, no driver, no device), null when available. */
+  reason: string | null;
+  device: CudaDevice | null;
+}
+
 export interface ResolvedDevice {
   /** The backend the process will use ("cpu" or "cuda"). */
-  backend: string;
+  backend: "cpu" | "cuda";
   /** Said once at start: why this backend, when it is not what was asked for literally. */
   note: string | null;
 }
 
-/** `available`: the backend behind the built op table (`backendName()`). */
-export function resolveDevice(requested: DeviceChoice, available: string): ResolvedDevice {
+export interface SelectedDevice extends ResolvedDevice {
+  /** The GPU, when the backend is cuda. */
+  device: CudaDevice | null;
+}
+
+/** `probe`: the addon's cudaProbe() (null when only the CPU was asked for). */
+export function resolveDevice(requested: DeviceChoice, probe: CudaProbe | null): ResolvedDevice {
   if (requested === "cpu") return { backend: "cpu", note: null };
-  if (available === "cuda") return { backend: "cuda", note: null };
-  if (requested === "cuda")
-    throw new Error(
-      `PARAVT_DEVICE=cuda, but this build of the compute core has only the ${available} backend ` +
-        "(no CUDA backend is built in yet): start with PARAVT_DEVICE=cpu or auto",
-    );
-  return { backend: available, note: `PARAVT_DEVICE=auto: no CUDA backend in this build; using the ${available} core` };
+  if (probe?.available) return { backend: "cuda", note: null };
+  const reason = probe?.reason ?? "the CUDA backend was not probed";
+  if (requested === "cuda") throw new Error(`PARAVT_DEVICE=cuda, but ${reason}: start with PARAVT_DEVICE=cpu or auto`);
+  return { backend: "cpu", note: `PARAVT_DEVICE=auto: ${reason}; using the cpu core` };
 }

@@ -11,7 +11,16 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
-export { DEVICE_CHOICES, resolveDevice, type DeviceChoice, type ResolvedDevice } from "./device";
+export {
+  DEVICE_CHOICES,
+  resolveDevice,
+  type CudaDevice,
+  type CudaProbe,
+  type DeviceChoice,
+  type ResolvedDevice,
+  type SelectedDevice,
+} from "./device";
+import { resolveDevice, type CudaProbe, type DeviceChoice, type SelectedDevice } from "./device";
 
 /** Token id of a frame slot: its embedding comes from `frames` instead of the token table. */
 export const FRAME_TOKEN = -1;
@@ -215,6 +224,17 @@ interface NativeModel {
   policyForward(batch: ScoredBatch, options: PolicyLossOptions): Promise<PolicyLossResult>;
   step(options: AdamWOptions): Promise<StepResult>;
   createDecoder(batchSize: number): NativeDecoder;
+  trainingMemory(batchSize: number, seqLen: number): TrainingMemory;
+}
+
+/** What a training step would still take on the model's backend, and what is left there. */
+export interface TrainingMemory {
+  backend: string;
+  /** Bytes a step at this batch would still allocate (activations, gradients, moments, buffers). */
+  needBytes: number;
+  /** Free device memory (cuda) or what the process budget leaves (cpu); null: no limit set. */
+  availableBytes: number | null;
+  totalBytes: number | null;
 }
 
 interface NativeDecoder {
@@ -230,7 +250,9 @@ interface NativeAddon {
   getThreads(): number;
   setMemoryLimit(bytes: number): void;
   memoryInUse(): number;
-  backend: string;
+  activeBackend(): string;
+  useBackend(name: string): void;
+  cudaProbe(): CudaProbe;
   cpuIsa: string;
 }
 
@@ -281,9 +303,30 @@ export function memoryInUse(): number {
   return loadAddon().memoryInUse();
 }
 
-/** Name of the backend behind the op table ("cpu" until a GPU backend is built in). */
+/** Name of the backend new models use: "cpu" (the reference) or "cuda" after selectDevice. */
 export function backendName(): string {
-  return loadAddon().backend;
+  return loadAddon().activeBackend();
+}
+
+/**
+ * Whether the CUDA backend can run here: its library (built beside the addon where nvcc was
+ * found), the driver and a device of compute capability 9.0+; else `reason` says which is missing.
+ * Loads the library on the first call only.
+ */
+export function cudaProbe(): CudaProbe {
+  return loadAddon().cudaProbe();
+}
+
+/**
+ * Resolves PARAVT_DEVICE against this machine (device.ts) and makes the chosen backend the one new
+ * models use. Throws, before any model exists, when `cuda` is asked for and cannot run.
+ */
+export function selectDevice(requested: DeviceChoice): SelectedDevice {
+  const addon = loadAddon();
+  const probe = requested === "cpu" ? null : addon.cudaProbe();
+  const resolved = resolveDevice(requested, probe);
+  addon.useBackend(resolved.backend);
+  return { ...resolved, device: resolved.backend === "cuda" ? (probe?.device ?? null) : null };
 }
 
 /**
@@ -377,6 +420,15 @@ export class KernelModel {
   /** AdamW steps taken. */
   get optimizerStep(): number {
     return this.native.optimizerStep;
+  }
+
+  /**
+   * Whether a training step of batchSize x seqLen fits where this model lives: call it before a
+   * trainer's first step, so that a config too large is refused with both numbers instead of
+   * failing part way (issue 39: "refused before training with the estimate and the free memory").
+   */
+  trainingMemory(batchSize: number, seqLen: number): TrainingMemory {
+    return this.native.trainingMemory(batchSize, seqLen);
   }
 
   // Synchronous copies: call them when no Promise of this model is pending.

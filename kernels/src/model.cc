@@ -110,6 +110,9 @@ static void fill_normal(float* x, size_t n, double std, uint64_t* s) {
 void model_init(Model* m, const ModelConfig* cfg, uint64_t seed, const KernelOps* ops) {
   char err[256];
   KERNEL_CHECK(model_config_valid(cfg, err, sizeof(err)), "invalid model config: %s", err);
+  KERNEL_CHECK(ops->max_head_size == 0 || cfg->width / cfg->heads <= ops->max_head_size,
+               "invalid model config for the %s backend: head size %d (width %d / heads %d) is above its %d",
+               ops->name, cfg->width / cfg->heads, cfg->width, cfg->heads, ops->max_head_size);
   memset(m, 0, sizeof(*m));
   m->cfg = *cfg;
   m->ops = ops;
@@ -174,7 +177,7 @@ static void act_sizes(const Model* m, int B, int T, int grads, size_t* sz) {
   size_t V = m->cfg.vocab_size, C = m->cfg.width, L = m->cfg.layers, H = m->cfg.heads;
   size_t BT = (size_t)B * T;
   size_t BTC = mulCheck(BT, C), LBTC = mulCheck(L, BTC), LBT = mulCheck(L, BT);
-  size_t att = mulCheck(mulCheck(mulCheck(L, B), H), mulCheck(T, T));
+  size_t att = mulCheck(mulCheck(mulCheck(L, B), H), mulCheck(T, m->ops->attention_keeps_weights ? T : 1));
   size_t BTV = mulCheck(BT, V);
   size_t s[NUM_ACTS] = {BTC,      LBTC, LBT,  LBT,  3 * LBTC, LBTC,     att,  LBTC,
                         LBTC,     LBTC, LBT,  LBT,  4 * LBTC, 4 * LBTC, LBTC, LBTC,
@@ -221,6 +224,24 @@ static void ensure_io(Model* m, int B, int T) {
   m->io_cap = BT;
 }
 
+size_t model_training_bytes(const Model* m, int B, int T) {
+  const size_t F = sizeof(float), BT = (size_t)B * T;
+  size_t sz[NUM_ACTS], more = 0;
+  // A buffer that grows is freed before the larger one is taken: it costs the difference.
+  auto grow = [&](size_t need, size_t have) { more += need > have ? (need - have) * F : 0; };
+  act_sizes(m, B, T, 0, sz);
+  grow(total(sz), m->acts_cap);
+  act_sizes(m, B, T, 1, sz);
+  grow(total(sz), m->dacts_cap);
+  grow(mulCheck((size_t)B * m->cfg.heads, (size_t)T * (m->ops->attention_keeps_weights ? T : 1)), m->scratch_cap);
+  // ensure_io: inputs, targets, argmax, mask, frames [BT, P] and the RL buffers on the backend.
+  size_t io_per_token = 4 + (size_t)m->cfg.frame_dim + RL_DEV;
+  grow(BT * io_per_token, m->io_cap * io_per_token);
+  if (m->ops == kernel_ops_cpu()) grow(BT * (5 + RL_HOST), m->io_cap * (5 + RL_HOST));  // host copies
+  if (m->m == NULL) more += 2 * m->num_params * F;
+  return more;
+}
+
 // ---------------------------------------------------------------------------------------------
 // forward / backward
 
@@ -259,6 +280,7 @@ void model_forward(Model* m, const int* inputs, const float* frames, const int* 
     o->frame_proj_forward(a->encoded, m->inputs, m->frames, param(m, P_FRAME_W), param(m, P_FRAME_B), B, T, C, P);
   }
   size_t BTC = (size_t)N * C;
+  size_t att_layer = (size_t)B * H * T * (o->attention_keeps_weights ? T : 1);  // backend.h
   for (int l = 0; l < L; l++) {
     float* residual = l == 0 ? a->encoded : a->residual3 + (l - 1) * BTC;
     float* ln1 = a->ln1 + l * BTC;
@@ -266,7 +288,7 @@ void model_forward(Model* m, const int* inputs, const float* frames, const int* 
     float* ln1_rstd = a->ln1_rstd + (size_t)l * N;
     float* qkv = a->qkv + l * 3 * BTC;
     float* atty = a->atty + l * BTC;
-    float* att = a->att + (size_t)l * B * H * T * T;
+    float* att = a->att + l * att_layer;
     float* attproj = a->attproj + l * BTC;
     float* residual2 = a->residual2 + l * BTC;
     float* ln2 = a->ln2 + l * BTC;
@@ -337,7 +359,7 @@ void model_backward(Model* m, int accumulate) {
     m->dacts_mem = (float*)ALLOC(o, mulCheck(need, sizeof(float)));
     m->dacts_cap = need;
   }
-  size_t scratch = mulCheck((size_t)B * H, (size_t)T * T);
+  size_t scratch = mulCheck((size_t)B * H, (size_t)T * (o->attention_keeps_weights ? T : 1));
   if (scratch > m->scratch_cap) {
     o->free(m->att_scratch);
     m->att_scratch = NULL;
@@ -357,6 +379,7 @@ void model_backward(Model* m, int accumulate) {
   o->upload(d->losses, m->dlosses_host, (size_t)N * sizeof(float));
   o->softmax_crossentropy_backward(d->logits, d->losses, a->probs, m->targets, N, V);
   size_t BTC = (size_t)N * C;
+  size_t att_layer = (size_t)B * H * T * (o->attention_keeps_weights ? T : 1);  // backend.h
   o->matmul_backward(d->lnf, grad(m, P_WTE), NULL, d->logits, a->lnf, param(m, P_WTE), N, C, V);
   o->layernorm_backward(d->residual3 + (L - 1) * BTC, grad(m, P_LNF_W), grad(m, P_LNF_B), d->lnf,
                         a->residual3 + (L - 1) * BTC, param(m, P_LNF_W), a->lnf_mean, a->lnf_rstd, N, C);
@@ -377,7 +400,7 @@ void model_backward(Model* m, int accumulate) {
     o->matmul_backward(d->atty + l * BTC, grad(m, P_ATTN_PROJ_W) + (size_t)l * C * C, grad(m, P_ATTN_PROJ_B) + l * C,
                        d->attproj + l * BTC, a->atty + l * BTC, param(m, P_ATTN_PROJ_W) + (size_t)l * C * C, N, C, C);
     o->attention_backward(d->qkv + l * 3 * BTC, m->att_scratch, d->atty + l * BTC, a->qkv + l * 3 * BTC,
-                          a->att + (size_t)l * B * H * T * T, B, T, C, H);
+                          a->att + l * att_layer, B, T, C, H);
     o->matmul_backward(d->ln1 + l * BTC, grad(m, P_QKV_W) + (size_t)l * 3 * C * C, grad(m, P_QKV_B) + l * 3 * C,
                        d->qkv + l * 3 * BTC, a->ln1 + l * BTC, param(m, P_QKV_W) + (size_t)l * 3 * C * C, N, C, 3 * C);
     o->layernorm_backward(dresidual, grad(m, P_LN1_W) + l * C, grad(m, P_LN1_B) + l * C, d->ln1 + l * BTC, residual,
@@ -416,6 +439,7 @@ void model_policy_forward(Model* m, const int* inputs, const float* frames, cons
   KERNEL_CHECK(cfg->aggregation >= AGG_TOKEN_MEAN && cfg->aggregation <= AGG_SEQ_MEAN_TOKEN_SUM,
                "policy loss: unknown aggregation %d", cfg->aggregation);
   size_t N = (size_t)B * T;
+  ensure_io(m, B, T);  // rl_host is read below before model_logprobs' forward would allocate it
   float* h_logp = m->rl_host;
   float* h_ent = h_logp + N;
   float* h_coef = h_ent + N;

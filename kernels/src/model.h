@@ -105,6 +105,11 @@ void model_free(Model* model);
 // at masked-in positions). T <= cfg.context.
 void model_forward(Model* model, const int* inputs, const float* frames, const int* targets, const float* mask, int B,
                    int T);
+// Bytes a training step at [B,T] would still allocate on the model's backend (activations, their
+// gradients, attention scratch, batch buffers, and the AdamW moments before the first update;
+// host buffers too on the CPU backend, whose budget holds both): compare with mem_available before
+// training, so a config that cannot fit is refused with numbers instead of failing mid-step.
+size_t model_training_bytes(const Model* model, int B, int T);
 // Gradients of the last forward's loss; accumulate = 0 zeroes the gradient buffer first.
 void model_backward(Model* model, int accumulate);
 

@@ -2,7 +2,15 @@
 // optimizer state round trip, KV-cache decoding against full forwards.
 import { describe, expect, it } from "vitest";
 
-import { createModel, FRAME_TOKEN, getThreads, setThreads, type ModelConfig } from "./index";
+import {
+  createModel,
+  FRAME_TOKEN,
+  getThreads,
+  memoryInUse,
+  setMemoryLimit,
+  setThreads,
+  type ModelConfig,
+} from "./index";
 import { firstMismatch, makeBatch } from "./test-helpers";
 
 const cfg: ModelConfig = { vocabSize: 40, context: 12, width: 16, layers: 2, heads: 2, frameDim: 6 };
@@ -85,6 +93,30 @@ describe("model", () => {
     expect(last.step).toBe(31);
     expect(last.loss!).toBeLessThan(first.loss! * 0.5);
     expect(last.correct).toBeGreaterThan(first.correct);
+  });
+
+  it("says what a training step would still allocate, and how much the budget leaves", async () => {
+    const model = createModel(cfg, { seed: 2 });
+    const before = model.trainingMemory(2, 12);
+    expect(before.backend).toBe("cpu");
+    expect(before.availableBytes).toBeNull(); // no limit set
+    // Moments (2 x params) plus activations: at least the moments' bytes.
+    expect(before.needBytes).toBeGreaterThan(2 * model.numParams * 4);
+    const used = memoryInUse();
+    await model.trainStep(makeBatch(cfg, 2, 12, 9), { lr: 1e-3 });
+    // The estimate is what the step then took (every buffer it allocated, nothing else).
+    expect(memoryInUse() - used).toBe(before.needBytes);
+    expect(model.trainingMemory(2, 12).needBytes).toBe(0);
+    expect(model.trainingMemory(1, 6).needBytes).toBe(0); // smaller batches reuse the buffers
+    expect(model.trainingMemory(4, 12).needBytes).toBeGreaterThan(0);
+    setMemoryLimit(memoryInUse() + 1000);
+    try {
+      const m = model.trainingMemory(4, 12);
+      expect(m.availableBytes).toBe(1000);
+      expect(m.totalBytes).toBe(memoryInUse() + 1000);
+    } finally {
+      setMemoryLimit(0);
+    }
   });
 
   it("resumes from parameters + optimizer state exactly (checkpoint semantics)", async () => {

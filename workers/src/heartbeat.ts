@@ -4,7 +4,7 @@
 // the worker reappears with the next beat that gets through.
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import { cpuIsa } from "@paravt/kernels";
+import { cpuIsa, type CudaDevice } from "@paravt/kernels";
 import type { QueueName, WorkerInfo } from "@paravt/shared";
 import { announceWorker, setWorkerIdentity, withdrawWorker } from "@paravt/shared/server";
 
@@ -36,6 +36,8 @@ export function startHeartbeat(opts: {
   queues: QueueName[];
   concurrency: number;
   backend: string;
+  /** The GPU when the backend is cuda (selectDevice). */
+  gpu?: CudaDevice | null;
   active: ActiveJobs;
   intervalMs: number;
   onError?: (err: Error) => void;
@@ -43,10 +45,13 @@ export function startHeartbeat(opts: {
   const id = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const startedAt = new Date().toISOString();
   const cpus = os.cpus();
-  // The CPU core's device is the machine's processor and RAM, with the vectorised kernels it runs
-  // (cpuid or PARAVT_CPU_ISA: "avx512", "avx2" or "portable"); a CUDA backend will report the
-  // GPU's name and memory here.
-  const device = `${cpus[0]?.model.trim() || os.arch()} (${cpuIsa().split(" ")[0]} kernels)`;
+  // The CPU core's device is the machine's processor, with the vectorised kernels it runs (cpuid
+  // or PARAVT_CPU_ISA: "avx512", "avx2" or "portable"); the CUDA backend's is the GPU, with its
+  // memory and compute capability. No parentheses: pages show it inside their own.
+  const gpu = opts.gpu ?? null;
+  const device = gpu
+    ? `${gpu.name} · ${(gpu.totalBytes / 2 ** 30).toFixed(0)} GiB · sm ${gpu.computeCapability}`
+    : `${cpus[0]?.model.trim() || os.arch()} · ${cpuIsa().split(" ")[0]} kernels`;
   // Each run attempt this process starts records the same backend and device (services/runs.ts).
   setWorkerIdentity({ backend: opts.backend, device });
   const info = (): WorkerInfo => ({
@@ -57,7 +62,7 @@ export function startHeartbeat(opts: {
     concurrency: opts.concurrency,
     backend: opts.backend,
     device,
-    memoryBytes: os.totalmem(),
+    memoryBytes: gpu ? gpu.totalBytes : os.totalmem(),
     cores: cpus.length,
     startedAt,
     seenAt: new Date().toISOString(),

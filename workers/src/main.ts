@@ -1,9 +1,9 @@
 // Worker process: pulls jobs of the configured queues and runs them through processJob.
 // CPU-heavy work never runs on this event loop: video work happens in ffmpeg child processes
 // or node-av's libuv pool threads, so BullMQ's lock renewal keeps ticking (DESIGN.md "BullMQ").
-import { backendName, resolveDevice } from "@paravt/kernels";
+import { selectDevice } from "@paravt/kernels";
 import { closeEventBus, closeQueues, db, isDatabaseOutage, redis, runRecovery } from "@paravt/shared/server";
-import { workerEnv } from "./env";
+import { workerEnv, workerQueues } from "./env";
 import { ActiveJobs, startHeartbeat } from "./heartbeat";
 import { briefError } from "./log";
 import { log, startWorkers } from "./start-workers";
@@ -11,12 +11,15 @@ import { log, startWorkers } from "./start-workers";
 async function main(): Promise<void> {
   // eslint-disable-next-line no-restricted-properties -- worker-only settings are parsed here once
   const wenv = workerEnv(process.env);
-  // PARAVT_DEVICE=cuda on a build without the CUDA backend stops here, before taking any job.
-  const device = resolveDevice(wenv.PARAVT_DEVICE, backendName());
+  // PARAVT_DEVICE=cuda where CUDA cannot run (no library, driver or device) stops here, before
+  // taking any job. The training children get the resolved backend (training-child.ts).
+  const device = selectDevice(wenv.PARAVT_DEVICE);
   if (device.note) log(device.note);
+  const { queues, warning } = workerQueues(wenv.WORKER_QUEUES, device.backend);
+  if (warning) log(`warning: ${warning}`);
   const active = new ActiveJobs();
   const running = startWorkers({
-    queues: wenv.WORKER_QUEUES,
+    queues,
     concurrency: wenv.WORKER_CONCURRENCY,
     lockMs: wenv.WORKER_LOCK_MS,
     stalledCheckMs: wenv.WORKER_STALLED_CHECK_MS,
@@ -24,9 +27,10 @@ async function main(): Promise<void> {
   });
   let heartbeatFailedAt = 0;
   const heartbeat = startHeartbeat({
-    queues: wenv.WORKER_QUEUES,
+    queues,
     concurrency: wenv.WORKER_CONCURRENCY,
     backend: device.backend,
+    gpu: device.device,
     active,
     intervalMs: wenv.WORKER_HEARTBEAT_MS,
     onError: (err) => {
@@ -38,7 +42,7 @@ async function main(): Promise<void> {
   });
   log("worker started", {
     id: heartbeat.id,
-    queues: wenv.WORKER_QUEUES,
+    queues,
     concurrency: wenv.WORKER_CONCURRENCY,
     backend: device.backend,
   });
@@ -51,6 +55,9 @@ async function main(): Promise<void> {
     reconciling = true;
     try {
       const r = await runRecovery.reconcileRuns({ graceMs: wenv.WORKER_RECONCILE_GRACE_MS });
+      for (const m of r.movedToCpu) {
+        log("job moved from the gpu queue to cpu", { ...m, reason: runRecovery.NO_GPU_WORKER_REASON });
+      }
       if (r.requeued.length || r.failed.length) log("reconciled runs", { requeued: r.requeued, failed: r.failed });
     } catch (err) {
       const e = err as Error;

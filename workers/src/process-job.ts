@@ -70,7 +70,7 @@ async function processDelivery(job: Job, signal: AbortSignal | undefined): Promi
   if (!parsed.success) {
     const runId = (job.data as { runId?: unknown } | null)?.runId;
     const reason = `Invalid payload for ${name}: ${parsed.error.message}`;
-    if (typeof runId === "string" && (await runs.startRunAttempt(runId))) {
+    if (typeof runId === "string" && (await runs.startRunAttempt(runId, { queue: job.queueName }))) {
       await runs.failRunAttempt(runId, reason, false);
     }
     throw new UnrecoverableError(reason);
@@ -78,7 +78,7 @@ async function processDelivery(job: Job, signal: AbortSignal | undefined): Promi
   const { runId } = parsed.data;
   if ("partOf" in def) return processPartJob(job, name, parsed.data, signal);
   // Not found or already finished (duplicate delivery, cancelled while queued): skip.
-  const started = await runs.startRunAttempt(runId);
+  const started = await runs.startRunAttempt(runId, { queue: job.queueName });
   if (!started) return "skipped";
 
   const ctx = runContext(runId, job.attemptsMade + 1, { fence: started.attempts, ...(signal ? { signal } : {}) });
@@ -118,7 +118,7 @@ async function processPartJob(
   const { runId } = payload;
   const def = JOB_CATALOG[name];
   const part = "shard" in payload ? `shard ${String(payload.shard)}` : def.title;
-  if (!(await evals.startRunPart(runId))) return "skipped";
+  if (!(await evals.startRunPart(runId, { queue: job.queueName }))) return "skipped";
   const handler = HANDLERS[name] as JobHandler<JobName>;
   try {
     return (

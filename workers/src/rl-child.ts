@@ -15,7 +15,7 @@ import {
   type RolloutPlace,
 } from "@paravt/rl";
 import { keptRolloutCount } from "@paravt/shared";
-import { exitWithParent } from "./training-child";
+import { exitWithParent, useWorkerDevice } from "./training-child";
 
 export interface RlChildOptions {
   suiteDir: string;
@@ -88,6 +88,7 @@ async function run(o: RlChildOptions): Promise<void> {
 }
 
 exitWithParent();
+useWorkerDevice();
 process.once("message", (msg: { type: "start"; options: RlChildOptions }) => {
   run(msg.options)
     .then(() => process.exit(0))

@@ -15,7 +15,7 @@ import {
   type StepMetrics,
 } from "@paravt/nano";
 import { OVERVIEW_KS, oracleStyleFlag, readSuite } from "@paravt/suite";
-import { exitWithParent } from "./training-child";
+import { exitWithParent, useWorkerDevice } from "./training-child";
 
 export interface SftChildOptions {
   suiteDir: string;
@@ -84,6 +84,7 @@ async function run(o: SftChildOptions): Promise<void> {
 }
 
 exitWithParent();
+useWorkerDevice();
 process.once("message", (msg: { type: "start"; options: SftChildOptions }) => {
   run(msg.options)
     .then(() => process.exit(0))

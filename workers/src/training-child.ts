@@ -4,6 +4,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { backendName, DEVICE_CHOICES, selectDevice } from "@paravt/kernels";
 
 export interface CheckpointBounds {
   /**
@@ -93,6 +94,16 @@ export function exitWithParent(): void {
   process.on("disconnect", () => process.exit(1));
 }
 
+/**
+ * For the training children: train on the backend the parent worker resolved at start (the fork
+ * below passes it as PARAVT_DEVICE).
+ */
+export function useWorkerDevice(): void {
+  // eslint-disable-next-line no-restricted-properties -- set by runTrainingChild's fork, read once here
+  const requested = DEVICE_CHOICES.find((d) => d === process.env.PARAVT_DEVICE) ?? "cpu";
+  selectDevice(requested);
+}
+
 /** What a message handler decides: finish with a result, record the attempt's failure, or go on. */
 export type Relay<R> = { done: R } | { fail: Error } | void;
 
@@ -174,6 +185,10 @@ export async function runTrainingChild<M, R>(
     const child = fork(childPath, [], {
       execArgv: ["--import", "tsx"],
       stdio: ["ignore", "inherit", "inherit", "ipc"],
+      // The child trains on the backend this worker resolved at start (useWorkerDevice), never
+      // re-deciding "auto" on its own.
+      // eslint-disable-next-line no-restricted-properties -- the child inherits the worker's environment
+      env: { ...process.env, PARAVT_DEVICE: backendName() },
     });
     let settled = false;
     let failure: Error | null = null;

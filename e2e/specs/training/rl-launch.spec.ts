@@ -172,6 +172,10 @@ test("RL launch form: PARA-GRPO and vanilla GRPO runs from the default checkpoin
   await expect(runConfig.getByTestId("run-config-worker")).toContainText("pid");
   // The e2e worker is a worker process: the attempt names its compute core (workers/src/heartbeat.ts).
   await expect(runConfig.getByTestId("run-config-worker")).toContainText("cpu core");
+  // Issue 39 item 6: the queue that delivered the attempt (no CUDA worker: cpu); one attempt is
+  // this line alone, the attempts table lists two or more.
+  await expect(runConfig.getByTestId("run-config-worker")).toContainText("attempt 1 · cpu queue");
+  await expect(runConfig.getByTestId("run-attempt")).toHaveCount(0);
   await expect(runConfig.getByTestId("summary-reward_mean")).toContainText("@ 2");
   await runConfig.getByTestId("relaunch").click();
   await expect(page.getByTestId("relaunch-note")).toContainText("vanilla-run");

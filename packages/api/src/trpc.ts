@@ -17,11 +17,11 @@ import {
   type ProjectAccess,
 } from "@paravt/shared/server";
 import { initTRPC, TRPCError, type AnyTRPCProcedure, type AnyTRPCRouter } from "@trpc/server";
-import superjson from "superjson";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { z } from "zod";
 import type { Context } from "./context";
 import type { RestText } from "./rest/text-answers";
+import { transformer } from "./transformer";
 import { httpStatusOf, internalErrorMessage, reportIncident, toTRPCError } from "./errors";
 import { withinRateLimit } from "./token-limits";
 
@@ -58,7 +58,7 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
-    transformer: superjson,
+    transformer,
     errorFormatter({ shape, error, ctx, path }) {
       const zodError = error.cause instanceof z.ZodError ? error.cause : null;
       // tRPC puts the stack in `data` outside production: it names server files, so it never

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { memoryInUse, setMemoryLimit } from "@paravt/kernels";
 import { writeSuite } from "@paravt/suite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckpointError, loadCheckpoint } from "./checkpoint";
@@ -157,6 +158,22 @@ describe("trainSft", () => {
     expect(e).toBeInstanceOf(CheckpointError);
     expect((e as CheckpointError).code).toBe("CORRUPT_TENSORS");
     expect(e.message).toMatch(/model\.safetensors: tensor "lnf_b"/);
+  });
+
+  it("refuses a batch that cannot fit before the first step, with the estimate and what is available", async () => {
+    // The process budget of the CPU core plays the device's free memory: just above what is in
+    // use now, so the model's parameters fit and a training step's activations cannot.
+    setMemoryLimit(memoryInUse() + 64 * 2 ** 20);
+    try {
+      const e = await rejection(trainSft({ ...overfit(), batchSize: 512 }));
+      expect(e).toBeInstanceOf(TrainError);
+      expect((e as TrainError).code).toBe("DOES_NOT_FIT");
+      expect(e.message).toMatch(
+        /^trainSft: a batch of 512 x \d+ tokens needs \d+\.\d\d GiB more on the cpu core, and 0\.\d\d GiB of 0\.\d\d GiB are available: lower batchSize or the context length$/,
+      );
+    } finally {
+      setMemoryLimit(0);
+    }
   });
 
   it("stops on a non-finite loss, naming the step and the tensor", async () => {

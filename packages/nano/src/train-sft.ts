@@ -101,7 +101,7 @@ export interface StepMetrics {
   examples: string[];
 }
 
-export type TrainErrorCode = "BAD_OPTIONS" | "NO_DATA" | "RESUME_MISMATCH" | "NON_FINITE";
+export type TrainErrorCode = "BAD_OPTIONS" | "NO_DATA" | "RESUME_MISMATCH" | "NON_FINITE" | "DOES_NOT_FIT";
 
 export class TrainError extends Error {
   override name = "TrainError";
@@ -339,6 +339,20 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
     cursor = { epoch: t.dataCursor.epoch, position: t.dataCursor.position };
   } else {
     model = createCoreModel(config, o.initialParameters ?? initParameters(config));
+  }
+  // The largest batch this run can draw (batchSize of the longest example) must fit where the
+  // model lives: refused here, with both numbers, rather than out of memory part way.
+  let longest = 1;
+  for (const e of examples) longest = Math.max(longest, e.ids.length - 1);
+  const memory = model.trainingMemory(o.batchSize, Math.min(longest, config.contextLength));
+  if (memory.availableBytes !== null && memory.needBytes > memory.availableBytes) {
+    const gib = (b: number) => `${(b / 2 ** 30).toFixed(2)} GiB`;
+    throw new TrainError(
+      "DOES_NOT_FIT",
+      `trainSft: a batch of ${o.batchSize} x ${Math.min(longest, config.contextLength)} tokens needs ` +
+        `${gib(memory.needBytes)} more on the ${memory.backend} core, and ${gib(memory.availableBytes)} of ` +
+        `${gib(memory.totalBytes ?? memory.availableBytes)} are available: lower batchSize or the context length`,
+    );
   }
 
   const checkpoints: string[] = [];

@@ -31,6 +31,7 @@ function familyKeys(trpc: Trpc): Record<LiveQueryFamily, QueryKey> {
   return {
     "runs.list": trpc.runs.list.queryKey(),
     "runs.byId": trpc.runs.byId.queryKey(),
+    "runs.config": trpc.runs.config.queryKey(),
     "runs.metricNames": trpc.runs.metricNames.queryKey(),
     "runs.metrics": trpc.runs.metrics.queryKey(),
     "runs.stepRollouts": trpc.runs.stepRollouts.queryKey(),

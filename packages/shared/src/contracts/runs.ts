@@ -255,9 +255,10 @@ export const configDiffOutput = z.object({
 export type ConfigDiffOutput = z.infer<typeof configDiffOutput>;
 
 /**
- * The worker process that took a run's last attempt (recorded in Run.config when it starts): its
- * host and pid, and, from a worker process (not an in-process test worker), the compute core's
- * backend and device it announced (contracts/workers.ts). Rows from before carry host and pid only.
+ * The worker process that took a run's last attempt: its host and pid, and, from a worker process
+ * (not an in-process test worker), the compute core's backend and device it announced
+ * (contracts/workers.ts). Read from the last entry of `config.workerAttempts`; rows from before
+ * that log kept this object alone in `config.worker` (host and pid only, before issue 39).
  */
 export const runWorkerSchema = z.object({
   host: z.string(),
@@ -269,9 +270,37 @@ export const runWorkerSchema = z.object({
 export type RunWorker = z.infer<typeof runWorkerSchema>;
 
 /**
- * A run's config as stored (an eval's sample ids replaced by their count) with what the run page
- * shows beside it: the worker, the dataset and the model it names. The page fills the defaults in
- * from the launch contracts (apps/web components/runs/run-config.ts).
+ * How an attempt ended: "retrying" failed with retries left, "interrupted" stopped without
+ * writing its end (its worker was killed or lost the job's lock, the database was away, the job
+ * was moved off the gpu queue): the next attempt, or the reconciler, says so.
+ */
+export const RUN_ATTEMPT_OUTCOMES = ["succeeded", "failed", "retrying", "cancelled", "interrupted"] as const;
+
+/**
+ * One entry of a run's attempt log (`config.workerAttempts`, services/run-attempts.ts), written
+ * when a delivery starts and completed when it ends (absent `outcome`: still running). An
+ * evaluation also lists each worker process that ran any of its shards (`shards: true`, no
+ * attempt: shards are parts of one attempt, retried on their own).
+ */
+export const runAttemptSchema = runWorkerSchema.extend({
+  shards: z.literal(true).optional(),
+  /** The queue that delivered it: "gpu" or "cpu" (issue 39 item 6). */
+  queue: z.string().optional(),
+  startedAt: z.iso.datetime(),
+  endedAt: z.iso.datetime().optional(),
+  outcome: z.enum(RUN_ATTEMPT_OUTCOMES).optional(),
+  reason: z.string().optional(),
+});
+export type RunAttempt = z.infer<typeof runAttemptSchema>;
+
+/** Keys of Run.config that record what ran the run, not settings (left out of every settings view). */
+export const RUN_CONFIG_RECORD_KEYS: readonly string[] = ["worker", "workerAttempts"];
+
+/**
+ * A run's config as stored (an eval's sample ids replaced by their count, the attempt log apart)
+ * with what the run page shows beside it: the worker of the last attempt, every attempt, the
+ * dataset and the model it names. The page fills the defaults in from the launch contracts
+ * (apps/web components/runs/run-config.ts).
  */
 export const runConfigOutput = z.object({
   id: z.string(),
@@ -283,9 +312,13 @@ export const runConfigOutput = z.object({
   config: z.record(z.string(), z.unknown()),
   sampleCount: z.number().int().nullable(),
   worker: runWorkerSchema.nullable(),
+  /** Oldest first; the newest MAX_RUN_ATTEMPT_ENTRIES are kept. */
+  attempts: z.array(runAttemptSchema),
   dataset: z.object({ id: z.string(), name: z.string() }).nullable(),
   model: z.object({ id: z.string(), name: z.string() }).nullable(),
 });
+/** How many attempt-log entries a run keeps (a long database outage defers a job many times). */
+export const MAX_RUN_ATTEMPT_ENTRIES = 50;
 export type RunConfigOutput = z.infer<typeof runConfigOutput>;
 
 // ---------------------------------------------------------------------------------------------

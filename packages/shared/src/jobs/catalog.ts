@@ -43,16 +43,18 @@ export const JOB_CATALOG = {
   },
   "train.sft": {
     title: "Cold-start SFT of ParaVT-nano",
-    // The CPU reference core; a CUDA build of the same ops will move this to the gpu queue.
+    // Trains on the compute core: on the gpu queue while a live CUDA worker pulls it, else here.
     queue: "cpu",
+    gpu: "always",
     payload: runRef,
     timeoutMs: 24 * 3600_000,
     attempts: 3,
   },
   "train.rl": {
     title: "PARA-GRPO / GRPO training of ParaVT-nano",
-    // Same CPU reference core as train.sft; the heavy part runs in a child process (rl-child.ts).
+    // Same compute core and routing as train.sft; the heavy part runs in a child process (rl-child.ts).
     queue: "cpu",
+    gpu: "always",
     payload: runRef,
     timeoutMs: 72 * 3600_000,
     attempts: 3,
@@ -76,9 +78,10 @@ export const JOB_CATALOG = {
   },
   "eval.shard": {
     title: "Evaluation shard",
-    // Engines are an OpenAI-compatible server (remote) or nano on onnxruntime (async, off the
-    // event loop), so the worker process only waits; the cpu queue is fine for both.
+    // Engines are an OpenAI-compatible server (remote: the worker only waits, so always the cpu
+    // queue) or a nano checkpoint (routed to the gpu queue while a live CUDA worker pulls it).
     queue: "cpu",
+    gpu: "nano",
     // Samples run.config.sampleIds[from, to). A retried or taken-over shard skips the samples
     // already stored (unique run+sample+rollout), so nothing is evaluated or counted twice.
     payload: runRef.extend({
@@ -106,7 +109,14 @@ export const JOB_CATALOG = {
   string,
   {
     title: string;
+    /** Where the job goes, and where a job that may use the GPU goes while no CUDA worker is live. */
     queue: QueueName;
+    /**
+     * Runs nano on the compute core, so a CUDA worker runs it faster: the router
+     * (server/job-routing.ts) sends it to the gpu queue while a live worker announces the cuda
+     * backend and pulls gpu. "nano": only when the run's model is a nano checkpoint.
+     */
+    gpu?: "always" | "nano";
     payload: z.ZodType;
     timeoutMs: number;
     attempts: number;

@@ -50,11 +50,12 @@ describe("liveRunPlan: which query families an event touches", () => {
     expect(liveRunPlan(e).metrics).toEqual({ runId: "r1", fromStep: 3, toStep: 3 });
   });
 
-  it("a training run's status change refetches the run lists and the models (a finished run registers one)", () => {
+  it("a training run's status change refetches the run lists, its attempts and the models (a finished run registers one)", () => {
     expect(refreshed(event({ status: "SUCCEEDED", changed: { status: true } }))).toEqual([
       "models.list",
       "projects.byId",
       "runs.byId@r1",
+      "runs.config@r1",
       "runs.list",
       "training.runs",
     ]);

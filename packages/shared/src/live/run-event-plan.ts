@@ -7,6 +7,7 @@ import type { MetricsChange, RunEvent } from "../contracts/runs";
 export const LIVE_QUERY_FAMILIES = [
   "runs.list",
   "runs.byId",
+  "runs.config",
   "runs.metricNames",
   "runs.metrics",
   "runs.stepRollouts",
@@ -32,6 +33,7 @@ export type LiveQueryFamily = (typeof LIVE_QUERY_FAMILIES)[number];
 /** Families whose input names one run (`runId`, or `runIds` holding it): narrowed to the event's. */
 const RUN_SCOPED = new Set<LiveQueryFamily>([
   "runs.byId",
+  "runs.config",
   "runs.metricNames",
   "runs.metrics",
   "runs.stepRollouts",
@@ -91,6 +93,8 @@ const EPISODES: LiveQueryFamily[] = [
   "evals.samples",
 ];
 const RUN_LISTS: LiveQueryFamily[] = ["runs.list", "runs.byId", "training.runs", "projects.byId"];
+/** A status change starts or ends an attempt: the run page's attempt table (runs.config). */
+const RUN_ATTEMPTS: LiveQueryFamily[] = ["runs.config"];
 
 /** Every family: what a (re)subscription refetches, since events before it were not seen. */
 export function subscribedPlan(): LiveRefresh[] {
@@ -114,6 +118,7 @@ export function liveRunPlan(event: RunEvent): LiveRunPlan {
   } else {
     if (changed.status) {
       add(RUN_LISTS);
+      add(RUN_ATTEMPTS);
       if (kind === "sft" || kind === "rl") add(["models.list"]);
       if (evaluation) add(EVAL_RESULTS);
     }

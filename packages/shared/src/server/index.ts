@@ -7,6 +7,7 @@ export * from "./redis";
 export * from "./rate-limit";
 export * from "./client-address";
 export * from "./queues";
+export * from "./job-routing";
 export * from "./events";
 export * from "./worker-registry";
 export * from "./crypto";

@@ -1,9 +1,11 @@
 // Typed producers over the job catalog. A mutation writes its Run row first (status QUEUED) and
 // then enqueues with the row id as BullMQ job id, so enqueueing twice is a no-op
-// (DESIGN.md "Rules of the architecture").
-import { Queue } from "bullmq";
+// (DESIGN.md "Rules of the architecture"). Which queue a job goes to is `routeJob`'s decision
+// (job-routing.ts): a job that may run on the GPU can be in either queue, so lookups ask both.
+import { Queue, type Job, type JobsOptions } from "bullmq";
 import { JOB_CATALOG, type JobName, type JobPayload, type QueueName } from "../jobs/catalog";
 import { serverEnv } from "./env";
+import { jobQueues, routeJob } from "./job-routing";
 import { redis } from "./redis";
 
 const holder = globalThis as unknown as { __paravtQueues?: Map<QueueName, Queue> };
@@ -18,17 +20,53 @@ export function queue(name: QueueName): Queue {
   return q;
 }
 
-export async function enqueue<N extends JobName>(name: N, payload: JobPayload<N>): Promise<void> {
+/** What every producer keeps of a job in Redis: the Run row keeps the history. */
+export const JOB_RETENTION = {
+  removeOnComplete: { age: 24 * 3600, count: 1_000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+  backoff: { type: "exponential" as const, delay: 2_000 },
+} satisfies JobsOptions;
+
+/** BullMQ states in which a job is still going to run (or running: a dead worker's lock expires). */
+export const LIVE_JOB_STATES: ReadonlySet<string> = new Set([
+  "active",
+  "waiting",
+  "delayed",
+  "prioritized",
+  "waiting-children",
+]);
+
+/**
+ * A job of catalog name `name` (its kind decides the queues it can be in) by id, with its state:
+ * a live one when one exists (a shard being moved between queues briefly exists in both), else
+ * a finished one, else null.
+ */
+export async function findJob(name: JobName, jobId: string): Promise<{ job: Job; state: string } | null> {
+  let finished: { job: Job; state: string } | null = null;
+  for (const q of jobQueues(name)) {
+    const job = await queue(q).getJob(jobId);
+    if (!job) continue;
+    const state = await job.getState();
+    if (LIVE_JOB_STATES.has(state)) return { job, state };
+    finished ??= { job, state };
+  }
+  return finished;
+}
+
+/** Queues a run's job where `routeJob` sends it; returns that queue (or the one already holding it). */
+export async function enqueue<N extends JobName>(name: N, payload: JobPayload<N>): Promise<QueueName> {
   const def = JOB_CATALOG[name];
   const data = def.payload.parse(payload) as JobPayload<N>;
-  await queue(def.queue).add(name, data, {
-    jobId: data.runId,
-    attempts: def.attempts,
-    backoff: { type: "exponential", delay: 2_000 },
-    // The Run row keeps the history; Redis keeps only what BullMQ needs to deduplicate.
-    removeOnComplete: { age: 24 * 3600, count: 1_000 },
-    removeOnFail: { age: 7 * 24 * 3600 },
-  });
+  const target = await routeJob(name, data.runId);
+  // The same job id is a no-op within one queue; a routed job may already wait in the other one
+  // (queued before a CUDA worker came or went), and must not be queued twice.
+  for (const other of jobQueues(name)) {
+    if (other === target) continue;
+    const job = await queue(other).getJob(data.runId);
+    if (job && LIVE_JOB_STATES.has(await job.getState())) return other;
+  }
+  await queue(target).add(name, data, { jobId: data.runId, attempts: def.attempts, ...JOB_RETENTION });
+  return target;
 }
 
 /**
@@ -38,15 +76,14 @@ export async function enqueue<N extends JobName>(name: N, payload: JobPayload<N>
  * BullMQ releases the parent and the processor skips it.
  */
 export async function removeQueuedJob(name: JobName, runId: string): Promise<boolean> {
-  const job = await queue(JOB_CATALOG[name].queue).getJob(runId);
-  if (!job) return false;
-  const state = await job.getState();
-  if (state === "waiting-children") {
-    await job.removeUnprocessedChildren();
+  const found = await findJob(name, runId);
+  if (!found) return false;
+  if (found.state === "waiting-children") {
+    await found.job.removeUnprocessedChildren();
     return false;
   }
-  if (state === "waiting" || state === "delayed" || state === "prioritized") {
-    await job.remove();
+  if (found.state === "waiting" || found.state === "delayed" || found.state === "prioritized") {
+    await found.job.remove();
     return true;
   }
   return false;

@@ -15,8 +15,8 @@ export interface WorkerIdentity {
 
 let identity: WorkerIdentity | null = null;
 
-/** Called once by a worker process: each run attempt it starts records this (runs.ts). */
-export function setWorkerIdentity(value: WorkerIdentity): void {
+/** Called once by a worker process: each run attempt it starts records this (run-attempts.ts); null forgets it. */
+export function setWorkerIdentity(value: WorkerIdentity | null): void {
   identity = value;
 }
 

@@ -4,7 +4,9 @@ import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { Table, Td, Th } from "@/components/ui/table";
 import { errorMessage, useTRPC } from "@/trpc/client";
+import { RunAttempts } from "./run-attempts";
 import {
+  attemptRows,
   formatDuration,
   relaunchHref,
   resolvedRows,
@@ -78,6 +80,7 @@ export function RunConfigPanel({
   const c = r.config as { preset?: unknown; seed?: unknown };
   const href = canLaunch ? relaunchHref(projectId, r) : null;
   const training = r.kind === "sft" || r.kind === "rl";
+  const lastQueue = r.attempts.findLast((a) => a.attempt !== undefined)?.queue;
   return (
     <section className="flex flex-col gap-3" aria-label="Run config" data-testid="run-config">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -139,12 +142,17 @@ export function RunConfigPanel({
                 `${r.worker.host} · pid ${r.worker.pid}`,
                 r.worker.backend && `${r.worker.backend} core${r.worker.device ? ` (${r.worker.device})` : ""}`,
                 r.worker.attempt !== undefined && `attempt ${r.worker.attempt}`,
+                lastQueue && `${lastQueue} queue`,
               ]
                 .filter(Boolean)
                 .join(" · ")
             : "not recorded"}
         </dd>
       </dl>
+      {/* One attempt is the worker line above; more (retries, takeovers, shard workers) get a table. */}
+      {r.attempts.length > 1 && (
+        <RunAttempts rows={attemptRows(r.attempts, r.status !== "QUEUED" && r.status !== "RUNNING")} />
+      )}
       {training && <TrainingSummary projectId={projectId} runId={runId} />}
       <details>
         <summary className="cursor-pointer text-sm text-muted">

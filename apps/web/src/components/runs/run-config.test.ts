@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  attemptRows,
   diffRunConfigs,
   evalFormFromRun,
   relaunchFrom,
@@ -22,11 +23,16 @@ const rl = (overrides: Record<string, number> = {}) => ({
   overrides: { maxNewTokens: 384, ...overrides },
   initialCheckpoint: null,
   worker: { host: "box", pid: 42 },
+  workerAttempts: [{ attempt: 1, host: "box", pid: 42, startedAt: "2026-11-28T10:00:00.000Z" }],
 });
 
 describe("resolveRunConfig", () => {
-  it("fills every RL knob with the value the run trains with, and drops the worker", () => {
-    const r = resolveRunConfig("rl", rl()) as { overrides: Record<string, number>; worker?: unknown };
+  it("fills every RL knob with the value the run trains with, and drops the worker and attempts", () => {
+    const r = resolveRunConfig("rl", rl()) as {
+      overrides: Record<string, number>;
+      worker?: unknown;
+      workerAttempts?: unknown;
+    };
     expect(r.overrides).toMatchObject({
       groupSize: 8,
       lr: 2e-6,
@@ -35,6 +41,7 @@ describe("resolveRunConfig", () => {
       anchorWeight: 0.5,
     });
     expect(r.worker).toBeUndefined();
+    expect(r.workerAttempts).toBeUndefined();
   });
 
   it("fills an SFT run's schema defaults", () => {
@@ -159,5 +166,64 @@ describe("relaunch", () => {
     });
     expect(e.knobs.temperature).toBe("0.3");
     expect(evalFormFromRun({})).toBeNull();
+  });
+});
+
+describe("attemptRows", () => {
+  const base = { host: "gpu-box", pid: 7, startedAt: "2026-11-28T10:00:00.000Z" };
+  it("lists each attempt's worker, core, queue, start, time taken and outcome", () => {
+    const rows = attemptRows(
+      [
+        {
+          ...base,
+          attempt: 1,
+          backend: "cuda",
+          device: "NVIDIA H200",
+          queue: "gpu",
+          endedAt: "2026-11-28T10:02:05.000Z",
+          outcome: "retrying",
+          reason: "CUDA error: out of memory",
+        },
+        { ...base, shards: true, queue: "gpu" },
+        { ...base, attempt: 2, queue: "cpu" },
+      ],
+      false,
+    );
+    expect(rows.map(({ key: _key, ...r }) => r)).toEqual([
+      {
+        attempt: "1",
+        worker: "gpu-box · pid 7",
+        core: "cuda · NVIDIA H200",
+        queue: "gpu",
+        started: "2026-11-28 10:00:00 UTC",
+        took: "2m 5s",
+        outcome: "retrying",
+        reason: "CUDA error: out of memory",
+      },
+      {
+        attempt: "shards",
+        worker: "gpu-box · pid 7",
+        core: "not announced",
+        queue: "gpu",
+        started: "2026-11-28 10:00:00 UTC",
+        took: "",
+        outcome: "ran shards",
+        reason: null,
+      },
+      {
+        attempt: "2",
+        worker: "gpu-box · pid 7",
+        core: "not announced",
+        queue: "cpu",
+        started: "2026-11-28 10:00:00 UTC",
+        took: "",
+        outcome: "running",
+        reason: null,
+      },
+    ]);
+  });
+
+  it("does not call an open attempt of a finished run running", () => {
+    expect(attemptRows([{ ...base, attempt: 1 }], true)[0]!.outcome).toBe("no end recorded");
   });
 });

@@ -3,12 +3,21 @@
 // diff and their unit test see the same values. Defaults come from one definition each: the
 // launch contracts (sftRunConfig, rlRunConfig, evalKnobs) and the RL form's preset knobs
 // (presetOverrides: the trainer defaults and the SPEC §2 recipe weights).
-import { evalKnobs, flattenConfig, metricGoal, rlRunConfig, sftRunConfig, type EvalMode } from "@paravt/shared";
+import {
+  evalKnobs,
+  flattenConfig,
+  metricGoal,
+  RUN_CONFIG_RECORD_KEYS,
+  rlRunConfig,
+  sftRunConfig,
+  type EvalMode,
+  type RunAttempt,
+} from "@paravt/shared";
 import { initialLaunchForm, type LaunchFormState } from "../evals/launch-form-state";
 import { OVERRIDE_FIELDS, presetOverrides, type RlFormState } from "../training/rl-launch-state";
 
-/** Keys the page shows apart (the worker), or that are not settings (the eval's sample ids). */
-const NOT_SETTINGS = new Set(["worker", "sampleIds"]);
+/** Keys the page shows apart (the worker and attempts), or that are not settings (the eval's sample ids). */
+const NOT_SETTINGS = new Set([...RUN_CONFIG_RECORD_KEYS, "sampleIds"]);
 
 function withoutNonSettings(config: unknown): Record<string, unknown> {
   const c = config !== null && typeof config === "object" && !Array.isArray(config) ? config : {};
@@ -133,6 +142,47 @@ export function formatDuration(s: number): string {
   const m = Math.floor((s % 3600) / 60);
   const sec = s % 60;
   return h > 0 ? `${h}h ${m}m` : m > 0 ? `${m}m ${sec}s` : `${sec}s`;
+}
+
+/** One line of the run page's attempt table (issue 39 item 6). */
+export interface AttemptRow {
+  key: string;
+  /** "1", "2", … or "shards" (a worker process that ran shards of an evaluation). */
+  attempt: string;
+  worker: string;
+  /** Backend and device ("cuda · NVIDIA H200"), or "not announced" (an in-process test worker). */
+  core: string;
+  queue: string;
+  /** UTC, to the second: the same text on every machine. */
+  started: string;
+  /** Start to end; "" while it runs. */
+  took: string;
+  outcome: string;
+  reason: string | null;
+}
+
+/**
+ * The run's attempts as the run page lists them, oldest first. `runFinished`: an attempt without
+ * an outcome is then not running (a row from before outcomes were kept, or a worker lost at the end).
+ */
+export function attemptRows(attempts: readonly RunAttempt[], runFinished: boolean): AttemptRow[] {
+  return attempts.map((a, i) => {
+    const started = new Date(a.startedAt);
+    const took = a.endedAt
+      ? formatDuration(Math.max(0, Math.round((new Date(a.endedAt).getTime() - started.getTime()) / 1000)))
+      : "";
+    return {
+      key: `${i}-${a.startedAt}`,
+      attempt: a.attempt !== undefined ? String(a.attempt) : "shards",
+      worker: `${a.host} · pid ${a.pid}`,
+      core: a.backend ? [a.backend, a.device].filter(Boolean).join(" · ") : "not announced",
+      queue: a.queue ?? "—",
+      started: `${started.toISOString().slice(0, 19).replace("T", " ")} UTC`,
+      took,
+      outcome: a.outcome ?? (a.attempt === undefined ? "ran shards" : runFinished ? "no end recorded" : "running"),
+      reason: a.reason ?? null,
+    };
+  });
 }
 
 // ----- relaunch ------------------------------------------------------------------------------

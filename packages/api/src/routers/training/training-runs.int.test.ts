@@ -46,6 +46,7 @@ describe("training.runs (the runs table)", () => {
           preset: "tiny",
           datasetId: dataset.id,
           worker: { host: "h", pid: 1 },
+          workerAttempts: [{ attempt: 1, host: "h", pid: 1, startedAt: startedAt.toISOString() }],
           note: "x".repeat(500),
         },
       },
@@ -95,7 +96,7 @@ describe("training.runs (the runs table)", () => {
       eval: null,
       configClipped: true,
     });
-    // The worker is not a setting; a long text is cut.
+    // The worker and the attempt log are not settings; a long text is cut.
     expect(Object.keys(sftRow.config).sort()).toEqual(["datasetId", "lr", "note", "preset", "steps"]);
     expect(sftRow.config.note).toBe(`${"x".repeat(200)}…`);
     expect(rows.find((r) => r.id === rl.id)).toMatchObject({

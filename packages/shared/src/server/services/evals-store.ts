@@ -18,6 +18,7 @@ import { databaseRefusal } from "../db-errors";
 import { capText, STORED_TEXT_MAX_CHARS, StorableText, type StorageNotes } from "../storable-text";
 import { publishRunEvent } from "../events";
 import { insertTallied, storedCount, type TalliedEpisode } from "./evals-tally-store";
+import { recordShardWorker } from "./run-attempts";
 import { publishRunState, RunCancelledError, STATUS_CHANGED, toEvent } from "./runs";
 
 export interface ToolCallRecord {
@@ -302,13 +303,15 @@ export function countStored(runId: string): Promise<number> {
  * failed): the shard is skipped. Unlike startRunAttempt it does not count an attempt: attempts
  * count the run's own (parent) deliveries.
  */
-export async function startRunPart(runId: string): Promise<Run | null> {
+export async function startRunPart(runId: string, opts: { queue?: string } = {}): Promise<Run | null> {
   const moved = await db().run.updateMany({
     where: { id: runId, status: "QUEUED" },
     data: { status: "RUNNING", startedAt: new Date(), error: null },
   });
   const run = await db().run.findUnique({ where: { id: runId } });
   if (!run || run.status !== "RUNNING") return null;
+  // The run page lists every worker process (and device) that evaluated part of the run.
+  await recordShardWorker(runId, opts.queue);
   if (moved.count) await publishRunEvent(toEvent(run, STATUS_CHANGED));
   return run;
 }

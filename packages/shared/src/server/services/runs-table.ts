@@ -4,7 +4,7 @@
 // DISTINCT ON for the last point), so no metric row travels.
 import { evalSummary } from "../../contracts/evals";
 import { figuresOf, headlineOf } from "../../contracts/eval-quantities";
-import { metricGoal } from "../../contracts/runs";
+import { metricGoal, RUN_CONFIG_RECORD_KEYS } from "../../contracts/runs";
 import {
   RUNS_TABLE_MAX_METRICS,
   type RunMetricSummary,
@@ -33,11 +33,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /**
  * A run's stored settings as the table carries them: without the eval's sample ids (not a setting)
- * and the worker (shown on the run page), texts and arrays whose JSON passes MAX_CONFIG_TEXT
+ * and the attempt records (RUN_CONFIG_RECORD_KEYS, shown on the run page), texts and arrays whose JSON passes MAX_CONFIG_TEXT
  * characters cut (an array becomes "[N items]"), at most MAX_CONFIG_VALUES values.
  */
 function tableConfig(stored: unknown): { config: Record<string, unknown>; clipped: boolean } {
-  const { worker: _worker, sampleIds: _sampleIds, ...settings } = isObject(stored) ? stored : {};
+  const { sampleIds: _sampleIds, ...rest } = isObject(stored) ? stored : {};
+  const settings = Object.fromEntries(Object.entries(rest).filter(([k]) => !RUN_CONFIG_RECORD_KEYS.includes(k)));
   let values = 0;
   let clipped = false;
   const walk = (v: unknown): unknown => {

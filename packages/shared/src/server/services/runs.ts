@@ -2,9 +2,11 @@
 // QUEUED -> RUNNING -> SUCCEEDED | FAILED | CANCELLED, and each change is published to the
 // project's event channel for live pages.
 import { Prisma, type Run, type RunKind } from "@paravt/db";
-import { hostname } from "node:os";
 import {
+  RUN_CONFIG_RECORD_KEYS,
+  runAttemptSchema,
   runWorkerSchema,
+  type RunAttempt,
   type RunChange,
   type RunConfigOutput,
   type RunEvent,
@@ -15,8 +17,8 @@ import { JOB_CATALOG, type JobName, type JobPayload } from "../../jobs/catalog";
 import { db } from "../db";
 import { publishRunEvent } from "../events";
 import { enqueue, removeQueuedJob } from "../queues";
-import { workerIdentity } from "../worker-registry";
 import type { ProjectAccess } from "./access";
+import { closeAttempt, recordAttemptStart } from "./run-attempts";
 
 type RunWithCreator = Run & { createdBy: { email: string } | null };
 
@@ -157,15 +159,27 @@ export async function getRun(access: ProjectAccess, runId: string): Promise<RunO
   return toRunOutput(r);
 }
 
+/** A run's attempt log as stored (entries this version cannot read are left out). */
+function attemptLog(stored: unknown): RunAttempt[] {
+  if (!Array.isArray(stored)) return [];
+  return stored.flatMap((e) => {
+    const p = runAttemptSchema.safeParse(e);
+    return p.success ? [p.data] : [];
+  });
+}
+
 /**
- * A run's stored config and what it names (dataset, model) and the worker that ran it. An eval's
- * sample ids are replaced by their count (thousands of ids are not a setting to read).
+ * A run's stored config and what it names (dataset, model), every attempt and the worker of the
+ * last one. An eval's sample ids are replaced by their count (thousands of ids are not a setting).
  */
 export async function getRunConfig(access: ProjectAccess, runId: string): Promise<RunConfigOutput> {
   const r = await db().run.findFirst({ where: { id: runId, projectId: access.projectId } });
   if (!r) throw new NotFoundError("Run");
   const raw = r.config !== null && typeof r.config === "object" && !Array.isArray(r.config) ? r.config : {};
-  const { worker, sampleIds, ...config } = raw as Record<string, unknown>;
+  const { sampleIds, ...rest } = raw as Record<string, unknown>;
+  const config = Object.fromEntries(Object.entries(rest).filter(([k]) => !RUN_CONFIG_RECORD_KEYS.includes(k)));
+  const attempts = attemptLog(rest.workerAttempts);
+  const last = attempts.findLast((a) => a.attempt !== undefined);
   const datasetId = typeof config.datasetId === "string" ? config.datasetId : null;
   const modelId = r.modelId ?? (typeof config.modelId === "string" ? config.modelId : null);
   const [dataset, model] = await Promise.all([
@@ -179,7 +193,16 @@ export async function getRunConfig(access: ProjectAccess, runId: string): Promis
       ? db().model.findFirst({ where: { id: modelId, projectId: access.projectId }, select: { id: true, name: true } })
       : null,
   ]);
-  const w = runWorkerSchema.safeParse(worker);
+  // A row from before the log kept only its last attempt's worker (`config.worker`).
+  const w = last
+    ? runWorkerSchema.safeParse({
+        host: last.host,
+        pid: last.pid,
+        attempt: last.attempt,
+        ...(last.backend !== undefined ? { backend: last.backend } : {}),
+        ...(last.device !== undefined ? { device: last.device } : {}),
+      })
+    : runWorkerSchema.safeParse(rest.worker);
   return {
     id: r.id,
     kind: r.kind,
@@ -190,6 +213,7 @@ export async function getRunConfig(access: ProjectAccess, runId: string): Promis
     config,
     sampleCount: Array.isArray(sampleIds) ? sampleIds.length : null,
     worker: w.success ? w.data : null,
+    attempts,
     dataset,
     model,
   };
@@ -209,6 +233,7 @@ export async function cancelRun(access: ProjectAccess, runId: string): Promise<R
     data: { status: "CANCELLED", finishedAt: new Date(), message: "Cancelled" },
     include: { createdBy: { select: { email: true } } },
   });
+  await closeAttempt(r.id, "cancelled");
   await publishRunEvent(toEvent(updated, STATUS_CHANGED));
   return toRunOutput(updated);
 }
@@ -221,9 +246,10 @@ export class RunCancelledError extends Error {
 
 /**
  * Moves a run to RUNNING for one attempt. Returns null when the job must be skipped: the row is
- * gone (not-found is a skip, not a retry) or already terminal (a duplicate delivery).
+ * gone (not-found is a skip, not a retry) or already terminal (a duplicate delivery). `queue`: the
+ * queue that delivered it, kept in the run's attempt log with this worker process.
  */
-export async function startRunAttempt(runId: string): Promise<Run | null> {
+export async function startRunAttempt(runId: string, opts: { queue?: string } = {}): Promise<Run | null> {
   // A run already RUNNING keeps its start: an evaluation's shards started it before its parent
   // job's attempt (else its duration would be the parent's last seconds), and a taken-over
   // delivery continues the same attempt's clock. A run coming back from QUEUED (a retry, a
@@ -234,16 +260,8 @@ export async function startRunAttempt(runId: string): Promise<Run | null> {
         attempts = attempts + 1, error = NULL, updated_at = now()
     WHERE id = ${runId} AND status IN ('QUEUED'::"RunStatus", 'RUNNING'::"RunStatus")`;
   if (count === 0) return null;
-  // The worker process of this attempt, for the run page ("worker/device"); jobs read their
-  // settings with schemas that ignore the extra key. jsonb_strip_nulls: an in-process worker
-  // (tests) has no announced backend or device.
-  const me = workerIdentity();
-  await db()
-    .$executeRaw`UPDATE runs SET config = CASE WHEN jsonb_typeof(config) = 'object' THEN config ELSE '{}'::jsonb END
-    || jsonb_build_object('worker', jsonb_strip_nulls(jsonb_build_object('host', ${hostname()}::text,
-      'pid', ${process.pid}::int, 'attempt', attempts, 'backend', ${me?.backend ?? null}::text,
-      'device', ${me?.device ?? null}::text)))
-    WHERE id = ${runId}`;
+  // The worker process, backend and device of this attempt, for the run page (issue 39 item 6).
+  await recordAttemptStart(runId, opts.queue);
   const run = await db().run.findUniqueOrThrow({ where: { id: runId } });
   await publishRunEvent(toEvent(run, STATUS_CHANGED));
   return run;
@@ -288,7 +306,9 @@ export async function finishRun(runId: string, message = "Done", fence?: number)
     where: { id: runId, status: "RUNNING", ...(fence !== undefined ? { attempts: fence } : {}) },
     data: { status: "SUCCEEDED", progress: 1, message, finishedAt: new Date() },
   });
-  if (res.count) await publishRunState(runId, STATUS_CHANGED);
+  if (!res.count) return;
+  await closeAttempt(runId, "succeeded", { attempt: fence });
+  await publishRunState(runId, STATUS_CHANGED);
 }
 
 /**
@@ -303,5 +323,7 @@ export async function failRunAttempt(runId: string, error: string, willRetry: bo
       ? { status: "QUEUED", message: `Retrying after error: ${error}`.slice(0, 1000) }
       : { status: "FAILED", error: error.slice(0, 4000), finishedAt: new Date() },
   });
-  if (res.count) await publishRunState(runId, STATUS_CHANGED);
+  if (!res.count) return;
+  await closeAttempt(runId, willRetry ? "retrying" : "failed", { attempt: fence, reason: error });
+  await publishRunState(runId, STATUS_CHANGED);
 }

@@ -1,0 +1,141 @@
+// backend_cuda.cu: the CUDA op table (backend.h): device memory and every op of ops_cuda.h.
+//
+// Memory is plain cudaMalloc (never managed memory: asking a device for more managed memory than
+// it has can hang it), zero-filled as the table's contract says. upload/download are synchronous
+// copies, so a kernel's asynchronous failure surfaces at the next download at the latest, through
+// the host's fail hook: the op throws KernelError in the addon and the job fails with the reason.
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common.cuh"
+
+static CudaHostHooks g_hooks;
+static double* g_sumsq_partials = NULL;
+
+[[noreturn]] static void failf(const char* fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  g_hooks.fail(msg);
+  abort();  // fail does not return; this keeps [[noreturn]] honest if a hook ever does
+}
+
+void cuda_fail(const char* file, int line, const char* what, cudaError_t err) {
+  failf("%s:%d: %s: %s (CUDA error %d)", file, line, what, cudaGetErrorString(err), (int)err);
+}
+
+double* cuda_sumsq_partials(void) { return g_sumsq_partials; }
+
+static void* cuda_alloc(size_t bytes, const char* file, int line) {
+  void* p = NULL;
+  cudaError_t err = cudaMalloc(&p, bytes > 0 ? bytes : 1);
+  if (err != cudaSuccess) {
+    cudaGetLastError();  // an allocation failure is not sticky: clear it
+    size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    failf("%s:%d: out of device memory: asked for %.1f MiB, %.1f MiB free of %.1f MiB (%s)", file, line,
+          bytes / 1048576.0, free_b / 1048576.0, total_b / 1048576.0, cudaGetErrorString(err));
+  }
+  CUDA_CHECK(cudaMemset(p, 0, bytes));
+  return p;
+}
+static void cuda_free(void* p) {
+  if (p) cudaFree(p);  // no throw on the way out (model_free runs in destructors)
+}
+static void cuda_upload(void* dst, const void* src, size_t bytes) {
+  if (bytes) CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+}
+static void cuda_download(void* dst, const void* src, size_t bytes) {
+  if (bytes) CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+}
+static void cuda_copy(void* dst, const void* src, size_t bytes) {
+  if (bytes) CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
+}
+static void cuda_zero(void* dst, size_t bytes) {
+  if (bytes) CUDA_CHECK(cudaMemset(dst, 0, bytes));
+}
+
+static void cuda_mem_available(size_t* available, size_t* total) {
+  *available = *total = 0;
+  CUDA_CHECK(cudaMemGetInfo(available, total));
+}
+
+static const KernelOps kCudaOps = {
+    "cuda",
+    0,    // fused attention: one log-sum-exp per query row (attention.cu)
+    128,  // attention.cu: at most 4 channels of a head per lane
+    cuda_alloc,
+    cuda_free,
+    cuda_upload,
+    cuda_download,
+    cuda_copy,
+    cuda_zero,
+    cuda_mem_available,
+    encoder_forward_cuda,
+    encoder_backward_cuda,
+    frame_proj_forward_cuda,
+    frame_proj_backward_cuda,
+    layernorm_forward_cuda,
+    layernorm_backward_cuda,
+    matmul_forward_cuda,
+    matmul_backward_cuda,
+    attention_forward_cuda,
+    attention_backward_cuda,
+    attention_decode_cuda,
+    gelu_forward_cuda,
+    gelu_backward_cuda,
+    residual_forward_cuda,
+    residual_backward_cuda,
+    softmax_crossentropy_forward_cuda,
+    softmax_crossentropy_backward_cuda,
+    argmax_rows_cuda,
+    token_logprobs_cuda,
+    policy_loss_cuda,
+    sumsq_cuda,
+    adamw_cuda,
+};
+
+// Code in this build: sm_90 machine code and compute_90 PTX (scripts/build.mjs), so a device of
+// compute capability 9.0 or newer can run it; older ones cannot load the kernels.
+static const int kMinMajor = 9;
+
+extern "C" const KernelOps* paravt_cuda_backend(const CudaHostHooks* hooks, CudaDeviceInfo* info, char* err,
+                                                size_t err_len) {
+  g_hooks = *hooks;
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    snprintf(err, err_len, "no CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "the driver sees none");
+    cudaGetLastError();
+    return NULL;
+  }
+  cudaDeviceProp prop;
+  if ((e = cudaSetDevice(0)) != cudaSuccess || (e = cudaGetDeviceProperties(&prop, 0)) != cudaSuccess) {
+    snprintf(err, err_len, "CUDA device 0 is not usable: %s", cudaGetErrorString(e));
+    return NULL;
+  }
+  if (prop.major < kMinMajor) {
+    snprintf(err, err_len, "CUDA device %s has compute capability %d.%d; this build has code for 9.0 and newer",
+             prop.name, prop.major, prop.minor);
+    return NULL;
+  }
+  memset(info, 0, sizeof(*info));
+  snprintf(info->name, sizeof(info->name), "%s", prop.name);
+  info->multiprocessors = prop.multiProcessorCount;
+  info->major = prop.major;
+  info->minor = prop.minor;
+  cudaMemGetInfo(&info->free_bytes, &info->total_bytes);
+#ifdef PARAVT_CUDA_EMU
+  info->emulated = 1;
+#endif
+  if (g_sumsq_partials == NULL) {
+    if ((e = cudaMalloc((void**)&g_sumsq_partials, 256 * sizeof(double))) != cudaSuccess) {
+      snprintf(err, err_len, "CUDA device %s: first allocation failed: %s", prop.name, cudaGetErrorString(e));
+      return NULL;
+    }
+  }
+  return &kCudaOps;
+}
