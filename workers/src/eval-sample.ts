@@ -4,6 +4,7 @@
 // knows nothing of engines, prompts or trajectories.
 import {
   KnobsError,
+  loadCoreNanoEngine,
   loadOrtNanoEngine,
   OpenAIEngine,
   TemplateError,
@@ -19,6 +20,7 @@ import { referenceQuestionText, type ReferenceQuestion } from "@paravt/benchmark
 import { storedEndpointLimits, type EvalKnobs, type EvalMode } from "@paravt/shared";
 import { checkEndpointResolves, confineCheckpoint, serverEnv, type evals } from "@paravt/shared/server";
 import type { Model } from "@paravt/db";
+import { backendName } from "@paravt/kernels";
 
 export interface SampleInput {
   video: { file: string; key: string; name: string };
@@ -38,9 +40,20 @@ export interface SampleInput {
 export type SampleResult = Omit<evals.EpisodeRecord, "sampleId" | "rolloutIndex" | "modelId" | "k" | "promptMode">;
 
 /**
+ * Which engine runs a nano checkpoint in this worker: the compute core when the worker resolved
+ * the CUDA backend (the gpu queue routes nano shards to such workers; the core's ops run off the
+ * event loop), else onnxruntime's CPU provider, faster than the CPU core for inference
+ * (bench/nano/README.md).
+ */
+export function nanoEvalEngineKind(backend: string): "core" | "onnxruntime" {
+  return backend === "cuda" ? "core" : "onnxruntime";
+}
+
+/**
  * The engine of a registered model. Nano runs on onnxruntime in a worker thread (OrtNanoBackend
- * of @paravt/agent: the checkpoint exported to ONNX, sub-agent calls of a turn batched), so the
- * event loop keeps renewing the BullMQ lock. An
+ * of @paravt/agent: the checkpoint exported to ONNX, sub-agent calls of a turn batched), or on
+ * the CUDA core in a GPU worker (nanoEvalEngineKind), so the event loop keeps renewing the BullMQ
+ * lock. An
  * OpenAI-compatible endpoint is re-checked against the endpoint policy after DNS resolution
  * before every connection (endpoint-policy.ts), so a name that later resolves to a metadata
  * address is refused.
@@ -54,7 +67,9 @@ export async function openEvalEngine(model: Model, apiKey: string | null): Promi
     // own errors name server files; the user sees the reason only (the path is in the model row).
     const dir = await confineCheckpoint(model.projectId, cfg.checkpoint);
     try {
-      return await loadOrtNanoEngine(dir);
+      return nanoEvalEngineKind(backendName()) === "core"
+        ? await loadCoreNanoEngine(dir)
+        : await loadOrtNanoEngine(dir);
     } catch (err) {
       const why = (err as NodeJS.ErrnoException).code ?? (err as Error).name;
       throw new Error(`the checkpoint ${cfg.checkpoint} cannot be loaded (${why})`, { cause: err });
