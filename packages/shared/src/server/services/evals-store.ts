@@ -14,6 +14,8 @@
 // stored once, in the turn (FINAL_TEXT_FROM_TURN).
 import { Prisma, type Run } from "@paravt/db";
 import { db } from "../db";
+import { serverEnv } from "../env";
+import { redis } from "../redis";
 import { databaseRefusal } from "../db-errors";
 import { capText, STORED_TEXT_MAX_CHARS, StorableText, type StorageNotes } from "../storable-text";
 import { publishRunEvent } from "../events";
@@ -334,6 +336,15 @@ export async function noteRunPartRetry(runId: string, message: string): Promise<
  */
 export async function reportStoredProgress(runId: string, total: number, stored = 1): Promise<number> {
   const count = await countStored(runId);
+  // The run row is written at most once per PROGRESS_WRITE_MS across all the run's shards, and for
+  // the last sample: with many workers on one run, a write per stored episode made its row the
+  // queue every episode waited in (docs/scale.md, bottleneck 3). The episode event goes out either
+  // way, so live pages still fetch each new episode; only the progress figure moves in steps.
+  if (count < total && !(await progressWriteDue(runId))) {
+    await assertRunActive(runId);
+    await publishRunState(runId, { episodes: { count: stored } });
+    return count;
+  }
   // 1 is written by the parent when the summary is stored, not by a shard.
   const fraction = Math.min(0.99, total ? count / total : 0);
   const res = await db().run.updateMany({
@@ -343,6 +354,23 @@ export async function reportStoredProgress(runId: string, total: number, stored 
   if (res.count) await publishRunState(runId, { episodes: { count: stored } });
   else await assertRunActive(runId);
   return count;
+}
+
+/** How often a run's progress row is written while its shards store episodes. */
+export const PROGRESS_WRITE_MS = 1000;
+
+/**
+ * True for the first caller per PROGRESS_WRITE_MS of a run, across processes (one Redis SET NX
+ * with that expiry). Redis unreachable: true, so progress is written as before (the row is the
+ * truth; the throttle only spares it).
+ */
+async function progressWriteDue(runId: string): Promise<boolean> {
+  try {
+    const key = `${serverEnv().REDIS_PREFIX}:progress-write:${runId}`;
+    return (await redis().set(key, "1", "PX", PROGRESS_WRITE_MS, "NX")) === "OK";
+  } catch {
+    return true;
+  }
 }
 
 /** Throws RunCancelledError unless the run is still RUNNING (checked between samples). */

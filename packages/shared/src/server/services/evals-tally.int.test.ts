@@ -9,7 +9,14 @@ import { evalKnobs, type EvalSummary } from "../../contracts/evals";
 import { db } from "../db";
 import { projectAccess } from "./access";
 import { getEvalRun } from "./evals";
-import { countStored, reportStoredProgress, storeEpisode, type EpisodeRecord, type TurnRecord } from "./evals-store";
+import {
+  countStored,
+  PROGRESS_WRITE_MS,
+  reportStoredProgress,
+  storeEpisode,
+  type EpisodeRecord,
+  type TurnRecord,
+} from "./evals-store";
 import { computeRunSummary } from "./evals-summary";
 import { summaryDifference } from "./evals-tally.test-support";
 import { liveSummaries } from "./evals-tally-store";
@@ -242,6 +249,33 @@ describe("eval tallies", () => {
     // The same values written again (a re-import of an unchanged dataset): nothing to rebuild.
     await db().sample.update({ where: { id: sampleIds[0]! }, data: { metadata: { duration: "medium" } } });
     expect(await tallied(runId)).toBe(true);
+  });
+});
+
+describe("eval progress (docs/scale.md: one hot row per eval run)", () => {
+  it("writes the run row at most once per PROGRESS_WRITE_MS across shards, and always for the last sample", async () => {
+    const { runId, sampleIds } = await evalRun(6);
+    const r = rng(7);
+    const message = async () => (await db().run.findUniqueOrThrow({ where: { id: runId } })).message;
+    const store = async (i: number) => {
+      expect(await storeEpisode(runId, record(r, sampleIds[i]!, TYPES[i % 3]!))).toBe(true);
+      return reportStoredProgress(runId, 6);
+    };
+    expect(await store(0)).toBe(1);
+    expect(await message()).toBe("1/6 samples");
+    // Two shards storing at once within the interval: counted, the row left as it is.
+    expect((await Promise.all([store(1), store(2)])).sort()).toEqual([2, 3]);
+    expect(await message()).toBe("1/6 samples");
+    // Once the interval has passed, the next report writes the row again.
+    await new Promise((res) => setTimeout(res, PROGRESS_WRITE_MS + 100));
+    expect(await store(3)).toBe(4);
+    expect(await message()).toBe("4/6 samples");
+    expect(await store(4)).toBe(5);
+    expect(await message()).toBe("4/6 samples");
+    // The last sample is always written, whatever the interval.
+    expect(await store(5)).toBe(6);
+    expect(await message()).toBe("6/6 samples");
+    expect((await db().run.findUniqueOrThrow({ where: { id: runId } })).progress).toBe(0.99);
   });
 });
 
