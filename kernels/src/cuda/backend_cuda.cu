@@ -23,8 +23,32 @@ static double* g_sumsq_partials = NULL;
   abort();  // fail does not return; this keeps [[noreturn]] honest if a hook ever does
 }
 
+// Errors after which the CUDA context is unusable for the rest of the process (the CUDA Runtime
+// API reference marks them "the process must be terminated and relaunched"; values from CUDA
+// 13.0's driver_types.h, as numbers so the host emulation compiles this too): a kernel fault
+// (illegal address, misaligned address, illegal instruction, invalid PC, stack error, launch
+// failure, assert) or an uncorrectable ECC error. The message says so, so that the job's failure
+// tells the operator to restart the worker (training runs in a child process, which ends with it).
+static bool context_lost(int err) {
+  switch (err) {
+    case 214:  // cudaErrorECCUncorrectable
+    case 710:  // cudaErrorAssert
+    case 714:  // cudaErrorHardwareStackError
+    case 715:  // cudaErrorIllegalInstruction
+    case 716:  // cudaErrorMisalignedAddress
+    case 717:  // cudaErrorInvalidAddressSpace
+    case 718:  // cudaErrorInvalidPc
+    case 719:  // cudaErrorLaunchFailure
+    case 700:  // cudaErrorIllegalAddress
+      return true;
+    default:
+      return false;
+  }
+}
+
 void cuda_fail(const char* file, int line, const char* what, cudaError_t err) {
-  failf("%s:%d: %s: %s (CUDA error %d)", file, line, what, cudaGetErrorString(err), (int)err);
+  failf("%s:%d: %s: %s (CUDA error %d)%s", file, line, what, cudaGetErrorString(err), (int)err,
+        context_lost((int)err) ? "; the CUDA context is lost: this process must restart to use the GPU again" : "");
 }
 
 double* cuda_sumsq_partials(void) { return g_sumsq_partials; }
