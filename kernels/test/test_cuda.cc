@@ -534,7 +534,9 @@ int main(int argc, char** argv) {
     test_embeddings(s, sh, r);
     test_layernorm(s, sh.B * sh.T, sh.C, r);
     test_matmul(s, sh.B * sh.T, sh.C, 3 * sh.C, true, r);
-    test_matmul(s, 3, sh.C, sh.V, false, r);  // the decoding shape (the CPU's dot-product path)
+    test_matmul(s, 3, sh.C, sh.V, false, r);  // decoding shapes: the CUDA gemv (N <= 8), the CPU's dot path
+    test_matmul(s, 8, sh.C, 3 * sh.C, true, r);
+    test_matmul(s, 9, sh.C, sh.C, true, r);  // just past the gemv: the tiled product with few rows
     test_matmul(s, sh.B * sh.T, 4 * sh.C, sh.C, true, r);
     test_attention(s, sh.B, sh.T, sh.C, sh.H, r);
     test_loss(s, sh.B * sh.T, sh.V, r);

@@ -14,7 +14,9 @@
 #define LAUNCH(kernel, grid, block, smem, ...) \
   emu::launch(#kernel, dim3(grid), dim3(block), (smem), [&] { kernel(__VA_ARGS__); })
 #define DYN_SMEM(T, name) T* name = (T*)emu::dynamic_smem()
+#define UNROLL
 #else
+#define UNROLL _Pragma("unroll")
 #include <cuda_runtime.h>
 #define LAUNCH(kernel, grid, block, smem, ...) kernel<<<(grid), (block), (smem)>>>(__VA_ARGS__)
 #define DYN_SMEM(T, name)                                  \

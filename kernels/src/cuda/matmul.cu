@@ -91,7 +91,40 @@ __global__ void column_sum_kernel(float* out, const float* in, int N, int C) {
   }
 }
 
+// Decoding multiplies a few rows (one position per sequence) by each weight matrix: a product
+// bound by reading W once. A warp per output channel j reads W's row j with coalesced loads and
+// keeps one partial sum per input row; a 64-row tile would leave most of its threads idle.
+#define GEMV_MAX_ROWS 8
+#define GEMV_WARPS 8
+__global__ void __launch_bounds__(GEMV_WARPS * 32)
+    gemv_kernel(float* out, const float* inp, const float* w, const float* bias, int N, int IC, int OC) {
+  int lane = threadIdx.x % 32;
+  int j = blockIdx.x * GEMV_WARPS + threadIdx.x / 32;
+  if (j >= OC) return;  // whole warps
+  const float* wj = w + (int64_t)j * IC;
+  float acc[GEMV_MAX_ROWS];
+UNROLL
+  for (int n = 0; n < GEMV_MAX_ROWS; n++) acc[n] = 0.0f;
+  for (int k = lane; k < IC; k += 32) {
+    float wk = wj[k];
+UNROLL
+    for (int n = 0; n < GEMV_MAX_ROWS; n++)
+      if (n < N) acc[n] += wk * inp[(int64_t)n * IC + k];
+  }
+UNROLL
+  for (int n = 0; n < GEMV_MAX_ROWS; n++) {
+    if (n >= N) break;  // N is the same for the whole warp
+    float s = warp_sum(acc[n]);
+    if (lane == 0) out[(int64_t)n * OC + j] = s + (bias ? bias[j] : 0.0f);
+  }
+}
+
 void matmul_forward_cuda(float* out, const float* inp, const float* weight, const float* bias, int N, int IC, int OC) {
+  if (N <= GEMV_MAX_ROWS) {
+    LAUNCH(gemv_kernel, ceil_div(OC, GEMV_WARPS), GEMV_WARPS * 32, 0, out, inp, weight, bias, N, IC, OC);
+    LAUNCH_CHECK(gemv_kernel);
+    return;
+  }
   // out = inp @ W^T: B(k, j) = W[j, k].
   gemm(GemmView{N, OC, IC, inp, IC, 1, weight, 1, IC, out, OC, bias, 0});
 }
