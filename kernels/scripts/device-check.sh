@@ -20,6 +20,9 @@ LOG="$OUT_DIR/device-check.log"
 : > "$LOG"
 say() { echo "$@" | tee -a "$LOG"; }
 
+for tool in make g++ nvcc python3; do
+  command -v "$tool" >/dev/null || { echo "device-check: $tool is not on the PATH"; exit 1; }
+done
 say "== $(date -u +%Y-%m-%dT%H:%MZ) $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1)"
 say "== nvcc: $(nvcc --version | tail -1)"
 start=$(date +%s)
@@ -31,6 +34,9 @@ say "== built in $(( $(date +%s) - start )) s"
 say "== parity (test_cuda)"
 (cd kernels/test && ../build/test/cuda/test_cuda fixtures/step-v1.bin) 2>&1 | tee "$OUT_DIR/parity.log" | tail -12
 parity=${PIPESTATUS[0]}
+if [ "$parity" = 2 ]; then
+  say "no usable CUDA device (above): benchmark skipped"; exit 2
+fi
 
 say "== benchmark"
 BENCH="$OUT_DIR/bench.jsonl"

@@ -31,9 +31,10 @@ def main():
         e = eager and eager["tokens_per_s"]
         k = comp and comp["tokens_per_s"]
         mfu = core and 6 * core["params"] * core["tokens_per_s"] / FP32_PEAK
-        print(f"| {r['config']} | {fmt(core and core['params'] / 1e6, 1)} M | {fmt(c)} | {fmt(e)} | {fmt(k)} | "
-              f"{fmt(c / e if c and e else None, 2)} | {fmt(c / k if c and k else None, 2)} | "
-              f"{fmt(mfu * 100 if mfu else None, 1)}% |")
+        params = f"{core['params'] / 1e6:.1f} M" if core else "—"
+        mfu_cell = f"{mfu * 100:.1f}%" if mfu else "—"
+        print(f"| {r['config']} | {params} | {fmt(c)} | {fmt(e)} | {fmt(k)} | "
+              f"{fmt(c / e if c and e else None, 2)} | {fmt(c / k if c and k else None, 2)} | {mfu_cell} |")
     print()
     print("| config | decode b=1 core / torch | b=8 core / torch | b=64 core / torch (tok/s) |")
     print("| --- | ---: | ---: | ---: |")
