@@ -1,18 +1,12 @@
-import { Prisma } from "@paravt/db";
 import { flattenConfig, RUN_CHANGE_MAX_NAMES, type MetricsChange } from "../../contracts/runs";
 import { NotFoundError } from "../../errors";
 import { csvRow } from "../csv";
-import { db } from "../db";
+import { db, dbPool } from "../db";
 import { downsampleMinMax, type SeriesPoint } from "../../metrics-downsample";
-import type {
-  ConfigDiffOutput,
-  MetricExportInput,
-  MetricExportOutput,
-  MetricPoint,
-  MetricX,
-} from "../../contracts/runs";
+import type { ConfigDiffOutput, MetricExportInput, MetricExportOutput, MetricX } from "../../contracts/runs";
 import type { ProjectAccess } from "./access";
-import { rollupExtremesSql, rollupLevel } from "./metric-rollups";
+import { CHART_CACHE_MAX_POINTS, ChartCache, type ChartCacheStats } from "./metric-chart-cache";
+import { inSnapshot, metricMark, readChartSeries, type SeriesRead, type SeriesWindow } from "./metric-chart-read";
 
 // The in-memory downsampler moved to the client-safe entry (a live chart compacts with it too).
 export { downsampleMinMax, type SeriesPoint } from "../../metrics-downsample";
@@ -114,19 +108,6 @@ async function runInProject(access: ProjectAccess, runId: string) {
   return run;
 }
 
-/**
- * Time zero of a run's time axis: its first metric (startedAt moves on a resumed attempt). One
- * probe of the (run, wall_time) index, whatever the run's length.
- */
-async function timeZero(runId: string): Promise<number> {
-  const first = await db().metric.findFirst({
-    where: { runId },
-    orderBy: { wallTime: "asc" },
-    select: { wallTime: true },
-  });
-  return first?.wallTime.getTime() ?? 0;
-}
-
 /** The series a run has, with their extent, in name order (what the dashboard draws). */
 export async function listMetricNames(
   access: ProjectAccess,
@@ -149,155 +130,75 @@ export async function listMetricNames(
   }));
 }
 
-type SeriesWindow = { step: { from: number; to: number } } | { time: { from: Date; to: Date } } | null;
-
-/** The SQL condition of a zoom window (steps inclusive, or wall times inclusive). */
-function windowSql(w: SeriesWindow): Prisma.Sql {
-  if (!w) return Prisma.empty;
-  if ("step" in w) return Prisma.sql`AND step BETWEEN ${w.step.from} AND ${w.step.to}`;
-  return Prisma.sql`AND wall_time BETWEEN ${w.time.from} AND ${w.time.to}`;
-}
-
 /**
- * One series in a window, downsampled IN THE DATABASE (issue 42 item 2): the rows never leave
- * Postgres. Its probe (`probeSeries`, one statement for all the series of a read) has the window's
- * first and last step and whether it holds more than maxPoints rows (an index read that stops at
- * row maxPoints + 1). A window of up to maxPoints rows
- * comes back as it is. Above that, the window's step range is cut into (maxPoints - 1)/2 equal
- * buckets (`width_bucket`) and each keeps its lowest and highest point (DESIGN.md "Charts": spikes
- * survive at any zoom): `min(ARRAY[value, step])` picks a bucket's lowest value with its step in
- * one hash-aggregate pass, ties to the earliest step (`max(ARRAY[value, -step])` the same for the
- * highest), so the window is never sorted. A long span of steps reads the pre-aggregated tier
- * instead of the rows (metric-rollups.ts); a wall-time window always reads its rows. The kept
- * points' times are joined in the same statement, and every answer is one row of arrays (a
- * thousand rows through the driver cost more than the query). The window's last point is always
- * kept (issue 42 item 1): a live chart appends the points after it, and a chart's "value @ step N"
- * is the latest step's.
- * `live`: only the points after `afterStep` and up to `untilStep` (a live chart's new points,
- * `readSeriesSince`).
+ * Chart reads answered so far, keyed by the run's metrics watermark (metric-chart-cache.ts): a
+ * read of the same chart at the same version is answered from here.
  */
-async function readOneSeries(
-  runId: string,
-  name: string,
-  t0: number,
-  maxPoints: number,
-  w: SeriesWindow,
-  live: { afterStep: number | null; untilStep?: number },
-  probe: SeriesProbe | undefined,
-): Promise<{ total: number; points: MetricPoint[] }> {
-  const after = live.afterStep === null ? Prisma.empty : Prisma.sql`AND step > ${live.afterStep}`;
-  const until = live.untilStep === undefined ? Prisma.empty : Prisma.sql`AND step <= ${live.untilStep}`;
-  const where = Prisma.sql`run_id = ${runId} AND name = ${name} ${windowSql(w)} ${after} ${until}`;
-  if (probe?.lo == null || probe.hi == null) return { total: 0, points: [] };
-  const toPoints = (r: SeriesArrays | undefined) => {
-    const vals = r?.vals ?? [];
-    const ms = r?.ms ?? [];
-    return (r?.steps ?? []).map((step, i) => ({ step, value: vals[i]!, t: (ms[i]! - t0) / 1000 }));
-  };
-  if (probe.more === null) {
-    const [all] = await db().$queryRaw<SeriesArrays[]>`
-      SELECT array_agg(step ORDER BY step) AS steps, array_agg(value ORDER BY step) AS vals,
-             array_agg(extract(epoch FROM wall_time) * 1000 ORDER BY step)::float8[] AS ms
-      FROM metrics WHERE ${where}`;
-    const points = toPoints(all);
-    return { total: points.length, points };
-  }
-  const { lo, hi } = probe;
-  const buckets = Math.max(1, Math.floor((maxPoints - 1) / 2));
-  // Every condition of a step window is a step range, so [lo, hi] is the window: long spans read
-  // the pre-aggregated tier. A wall-time window scans its rows.
-  const level = w && "time" in w ? null : rollupLevel(lo, hi, buckets);
-  const extremes =
-    level !== null
-      ? rollupExtremesSql(runId, name, lo, hi, buckets, level)
-      : Prisma.sql`
-        SELECT min(ARRAY[value, step::float8]) AS low, max(ARRAY[value, -step::float8]) AS high, count(*)::int AS n
-        FROM metrics WHERE ${where}
-        GROUP BY width_bucket(step, ${lo}, ${hi + 1}, ${buckets})`;
-  const [kept] = await db().$queryRaw<(SeriesArrays & { total: number })[]>`
-    WITH ext AS (${extremes}),
-    kept AS (
-      SELECT (low[2])::int AS step FROM ext
-      UNION SELECT (-high[2])::int FROM ext
-      UNION SELECT ${hi}::int
-    )
-    SELECT array_agg(m.step ORDER BY m.step) AS steps, array_agg(m.value ORDER BY m.step) AS vals,
-           array_agg(extract(epoch FROM m.wall_time) * 1000 ORDER BY m.step)::float8[] AS ms,
-           (SELECT sum(n) FROM ext)::int AS total
-    FROM kept JOIN metrics m ON m.run_id = ${runId} AND m.name = ${name} AND m.step = kept.step`;
-  return { total: kept?.total ?? 0, points: toPoints(kept) };
-}
+const chartCache = new ChartCache<SeriesRead[]>(CHART_CACHE_MAX_POINTS, (series) =>
+  series.reduce((n, s) => n + s.points.length, 0),
+);
 
-/** A series' window: its first and last step, and a step past maxPoints rows when it has more. */
-interface SeriesProbe {
-  lo: number | null;
-  hi: number | null;
-  more: number | null;
-}
-
-/**
- * The probes of every series of a read in one statement (a chart asks for six): per series three
- * index reads that stop early, the step bounds as index conditions (COALESCE, not OR, so the
- * planner keeps them on the index).
- */
-async function probeSeries(
-  runId: string,
-  series: { name: string; afterStep: number | null; untilStep?: number }[],
-  maxPoints: number,
-  w: SeriesWindow,
-): Promise<Map<string, SeriesProbe>> {
-  const names = series.map((s) => s.name);
-  const afters = series.map((s) => s.afterStep);
-  const untils = series.map((s) => s.untilStep ?? null);
-  const where = Prisma.sql`run_id = ${runId} AND name = s.name ${windowSql(w)}
-    AND step > COALESCE(s.after, -2147483648) AND step <= COALESCE(s.until, 2147483647)`;
-  const rows = await db().$queryRaw<(SeriesProbe & { name: string })[]>`
-    SELECT s.name,
-           (SELECT step FROM metrics WHERE ${where} ORDER BY step LIMIT 1) AS lo,
-           (SELECT step FROM metrics WHERE ${where} ORDER BY step DESC LIMIT 1) AS hi,
-           (SELECT step FROM metrics WHERE ${where} ORDER BY step OFFSET ${maxPoints} LIMIT 1) AS more
-    FROM unnest(${names}::text[], ${afters}::int[], ${untils}::int[]) AS s(name, after, until)`;
-  return new Map(rows.map((r) => [r.name, r]));
-}
-
-/** A series' points as one row of parallel arrays (steps ascending, values, wall times in ms). */
-interface SeriesArrays {
-  steps: number[] | null;
-  vals: number[] | null;
-  ms: number[] | null;
-}
+/** The chart cache's counts (hits, misses, entries, points) and a way to empty it (benchmarks). */
+export const chartCacheStats = (): ChartCacheStats => chartCache.stats();
+export const clearChartCache = (): void => chartCache.clear();
 
 /**
  * Series of a run for a chart: optionally only a zoom window (in steps or in seconds since the
  * first metric), each downsampled to maxPoints with min/max kept (DESIGN.md "Charts"), so a zoom
- * re-fetch shows the window's full detail again.
+ * re-fetch shows the window's full detail again. Downsampled in Postgres, from the rollup tier
+ * when the span is long (metric-chart-read.ts): two statements for all the series. Answered from
+ * the chart cache while the run's metrics watermark has not moved: one statement, which also
+ * checks the run is in the project. The answer is frozen: callers share it.
  */
 export async function readSeriesWindow(
   access: ProjectAccess,
   input: { runId: string; names: string[]; maxPoints: number; x: MetricX; range?: { from: number; to: number } },
-): Promise<{ name: string; total: number; points: MetricPoint[] }[]> {
-  const run = await runInProject(access, input.runId);
-  const t0 = await timeZero(run.id);
-  const w = seriesWindow(t0, input.x, input.range);
-  const probes = await probeSeries(
-    run.id,
-    input.names.map((name) => ({ name, afterStep: null })),
-    input.maxPoints,
-    w,
-  );
-  return Promise.all(
-    input.names.map(async (name) => ({
-      name,
-      ...(await readOneSeries(run.id, name, t0, input.maxPoints, w, { afterStep: null }, probes.get(name))),
-    })),
-  );
+): Promise<SeriesRead[]> {
+  const pool = dbPool();
+  const mark = await metricMark(pool, access.projectId, input.runId);
+  if (!mark) throw new NotFoundError("Run");
+  const key = (version: string) =>
+    JSON.stringify([
+      input.runId,
+      version,
+      input.x,
+      input.range?.from ?? null,
+      input.range?.to ?? null,
+      input.maxPoints,
+      input.names,
+    ]);
+  return chartCache.read(key(mark.version), async () => {
+    // The watermark and the rows from one snapshot: the entry is kept under the version its rows
+    // have (a write since `mark` gives a newer one), never under an older one.
+    const { version, series } = await inSnapshot(pool, async (c) => {
+      const seen = await metricMark(c, access.projectId, input.runId);
+      if (!seen) throw new NotFoundError("Run");
+      const w = seriesWindow(seen.t0, input.x, input.range);
+      const asks = input.names.map((name) => ({ name, afterStep: null }));
+      return {
+        version: seen.version,
+        series: await readChartSeries(c, input.runId, seen.t0, asks, input.maxPoints, w),
+      };
+    });
+    return { key: key(version), value: frozen(series) };
+  });
+}
+
+function frozen(series: SeriesRead[]): SeriesRead[] {
+  for (const s of series) {
+    for (const p of s.points) Object.freeze(p);
+    Object.freeze(s.points);
+    Object.freeze(s);
+  }
+  return Object.freeze(series) as SeriesRead[];
 }
 
 /**
  * A live chart's new points (issue 42 item 1): per series, the window's points after the step the
  * chart already holds (up to `untilStep`, the event's last), read through the (run, name, step)
  * index from that step on, so the cost follows the new points, not the run's length. Same window,
- * x axis, time zero and downsampling as `readSeriesWindow`; `total` counts the new points.
+ * x axis, time zero and downsampling as `readSeriesWindow` (not cached: each asks for other
+ * steps); `total` counts the new points.
  */
 export async function readSeriesSince(
   access: ProjectAccess,
@@ -309,26 +210,18 @@ export async function readSeriesSince(
     x: MetricX;
     range?: { from: number; to: number };
   },
-): Promise<{ name: string; total: number; points: MetricPoint[] }[]> {
-  const run = await runInProject(access, input.runId);
-  const t0 = await timeZero(run.id);
-  const w = seriesWindow(t0, input.x, input.range);
-  const live = (s: { afterStep: number | null }) => ({
+): Promise<SeriesRead[]> {
+  const asks = input.series.map((s) => ({
+    name: s.name,
     afterStep: s.afterStep,
     ...(input.untilStep !== undefined ? { untilStep: input.untilStep } : {}),
+  }));
+  return inSnapshot(dbPool(), async (c) => {
+    const mark = await metricMark(c, access.projectId, input.runId);
+    if (!mark) throw new NotFoundError("Run");
+    const w = seriesWindow(mark.t0, input.x, input.range);
+    return readChartSeries(c, input.runId, mark.t0, asks, input.maxPoints, w);
   });
-  const probes = await probeSeries(
-    run.id,
-    input.series.map((s) => ({ name: s.name, ...live(s) })),
-    input.maxPoints,
-    w,
-  );
-  return Promise.all(
-    input.series.map(async (s) => ({
-      name: s.name,
-      ...(await readOneSeries(run.id, s.name, t0, input.maxPoints, w, live(s), probes.get(s.name))),
-    })),
-  );
 }
 
 /** The zoom window of a read in the database's terms (steps, or wall times from t0). */
@@ -347,10 +240,11 @@ export async function exportSeries(
   access: ProjectAccess,
   input: Omit<MetricExportInput, "projectId">,
 ): Promise<MetricExportOutput> {
-  const run = await runInProject(access, input.runId);
-  const t0 = await timeZero(run.id);
+  const mark = await metricMark(dbPool(), access.projectId, input.runId);
+  if (!mark) throw new NotFoundError("Run");
+  const t0 = mark.t0;
   const names = [...new Set(input.names)];
-  const where = { runId: run.id, name: { in: names } };
+  const where = { runId: input.runId, name: { in: names } };
   const steps = await db().metric.findMany({
     where: { ...where, ...(input.afterStep !== undefined ? { step: { gt: input.afterStep } } : {}) },
     distinct: ["step"],
