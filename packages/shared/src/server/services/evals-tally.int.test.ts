@@ -263,8 +263,9 @@ describe("eval progress (docs/scale.md: one hot row per eval run)", () => {
     };
     expect(await store(0)).toBe(1);
     expect(await message()).toBe("1/6 samples");
-    // Two shards storing at once within the interval: counted, the row left as it is.
-    expect((await Promise.all([store(1), store(2)])).sort()).toEqual([2, 3]);
+    // Two shards storing at once within the interval: counted (each sees 2 or 3 stored, as the
+    // inserts interleave), the row left as it is.
+    expect(Math.max(...(await Promise.all([store(1), store(2)])))).toBe(3);
     expect(await message()).toBe("1/6 samples");
     // Once the interval has passed, the next report writes the row again.
     await new Promise((res) => setTimeout(res, PROGRESS_WRITE_MS + 100));

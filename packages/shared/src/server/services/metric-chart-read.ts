@@ -99,6 +99,22 @@ export async function readChartSeries(
   w: SeriesWindow,
 ): Promise<SeriesRead[]> {
   if (!series.length) return [];
+  // Postgres text cannot hold NUL: a name with one matches no stored series (answered empty), and
+  // sending it would fail the statement.
+  if (series.some((s) => s.name.includes("\u0000"))) {
+    const storable = series.flatMap((s, i) => (s.name.includes("\u0000") ? [] : [{ s, i }]));
+    const inner = await readChartSeries(
+      q,
+      runId,
+      t0,
+      storable.map((x) => x.s),
+      maxPoints,
+      w,
+    );
+    const out: SeriesRead[] = series.map((s) => ({ name: s.name, total: 0, points: [] }));
+    storable.forEach(({ i }, k) => (out[i] = inner[k]!));
+    return out;
+  }
   // Each series' step bounds: the window's, narrowed by what a live chart already holds.
   const from = series.map((s) =>
     Math.max(w && "step" in w ? w.step.from : INT_MIN, s.afterStep === null ? INT_MIN : s.afterStep + 1),
