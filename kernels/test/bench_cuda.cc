@@ -1,7 +1,9 @@
-// The CUDA core's side of the device benchmark (scripts/device-check.sh, issue 39 item 5): SFT
-// training tokens/s of one step (forward + backward + clipped AdamW, best of --reps after a
-// warm-up) and greedy decoding tokens/s at batch 1, 8 and 64 (32-token prompt, 128 new tokens),
-// on the same shapes and batch layout as bench/kernels/torch_step.py. Prints one JSON line.
+// The CUDA core's side of the device benchmark (scripts/device-check.sh, issue 39 item 5), on the
+// same shapes and batch layout as bench/kernels/torch_step.py, each the best of `reps` after a
+// warm-up: an SFT step (forward + backward + clipped AdamW), an RL step (the rollout's
+// log-probabilities, then the decoupled PPO loss with token-mean aggregation and kl 0, backward,
+// clipped AdamW: torch_step.py --rl), and greedy decoding tokens/s at batch 1, 8 and 64 (32-token
+// prompt, 128 new tokens, logits to the host each step). Prints one JSON line.
 // A measurement tool, not a test. Usage: bench_cuda B T V C L H P reps
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,9 +64,31 @@ int main(int argc, char** argv) {
     double t3 = now_ms();
     if (rep > 0 && t3 - t0 < best) best = t3 - t0, fwd = t1 - t0, bwd = t2 - t1, upd = t3 - t2;
   }
+  // The RL step: one advantage per sequence, the same clip as torch_step.py (CLIP_LOW, CLIP_HIGH).
+  std::vector<float> adv(N), old_logp(N);
+  for (int b = 0; b < B; b++) {
+    float a = r.range(-1, 1);
+    for (int t = 0; t < T; t++) adv[(size_t)b * T + t] = a;
+  }
+  PolicyLossConfig pc{{0.2f, 0.28f, 0.0f, 2.0f, KL_K3, CAP_TRUNCATE}, AGG_TOKEN_MEAN, 0.0};
+  PolicyLossResult pr;
+  double rl_best = 1e30;
+  for (int rep = 0; rep <= reps; rep++) {
+    double t0 = now_ms();
+    model_logprobs(&m, inputs.data(), frames.data(), targets.data(), mask.data(), B, T, old_logp.data(), NULL);
+    model_policy_forward(&m, inputs.data(), frames.data(), targets.data(), mask.data(), adv.data(), old_logp.data(),
+                         NULL, NULL, &pc, B, T, &pr);
+    model_backward(&m, 0);
+    model_update(&m, &opt, &u);
+    ops->download(&probe, m.params, sizeof(float));
+    double ms = now_ms() - t0;
+    if (rep > 0 && ms < rl_best) rl_best = ms;
+  }
   printf("{\"engine\":\"cuda core\",\"device\":\"%s\",\"params\":%zu,\"B\":%d,\"T\":%d,\"step_ms\":%.3f,"
-         "\"forward_ms\":%.3f,\"backward_ms\":%.3f,\"update_ms\":%.3f,\"tokens_per_s\":%.1f,\"decode\":{",
-         info.name, m.num_params, B, T, best, fwd, bwd, upd, N / best * 1000.0);
+         "\"forward_ms\":%.3f,\"backward_ms\":%.3f,\"update_ms\":%.3f,\"tokens_per_s\":%.1f,\"rl_step_ms\":%.3f,"
+         "\"decode\":{",
+         info.name, m.num_params, B, T, best, fwd, bwd, upd, N / best * 1000.0, rl_best);
+  fflush(stdout);
   const int prompt = 32, gen = 128;
   int first = 1;
   for (int db : {1, 8, 64}) {

@@ -456,6 +456,44 @@ static void test_rl_update(Suite& s, const ModelConfig& cfg, Rng& r) {
   model_free(&mg);
 }
 
+// One SFT step of the same model on both backends at a benchmark-sized shape (device only: the
+// host emulation would take minutes): logits, loss, every gradient tensor, params after AdamW.
+static void test_model_step(Suite& s, const ModelConfig& cfg, int B, int T, Rng& r) {
+  Model mc, mg;
+  model_init(&mc, &cfg, 17, cpu);
+  model_init(&mg, &cfg, 17, cu);
+  Batch b = make_batch(cfg, B, T, r);
+  printf("model step V=%d C=%d L=%d H=%d, batch %dx%d, %zu params\n", cfg.vocab_size, cfg.width, cfg.layers,
+         cfg.heads, B, T, mc.num_params);
+  for (Model* m : {&mc, &mg}) model_forward(m, b.inputs.data(), b.frames.data(), b.targets.data(), b.mask.data(), B, T);
+  std::vector<float> lc((size_t)B * T * cfg.vocab_size), lg(lc.size());
+  model_get_logits(&mc, lc.data());
+  model_get_logits(&mg, lg.data());
+  same(s, "large step logits", lg, lc, 1e-4);
+  float loss_c = (float)mc.loss, loss_g = (float)mg.loss;
+  same(s, "large step loss", &loss_g, &loss_c, 1, 1e-4);
+  model_backward(&mc, 0);
+  model_backward(&mg, 0);
+  std::vector<float> gc(mc.num_params), gg(mc.num_params);
+  model_get_grads(&mc, gc.data());
+  model_get_grads(&mg, gg.data());
+  for (int i = 0; i < NUM_PARAM_TENSORS; i++) {
+    const ParamInfo* p = &mc.layout[i];
+    char name[64];
+    snprintf(name, sizeof(name), "large step grad %s", p->name);
+    same(s, name, gg.data() + p->offset, gc.data() + p->offset, p->numel, 1e-4);
+  }
+  AdamWConfig opt = {1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1.0f};
+  UpdateResult uc, ug;
+  model_update(&mc, &opt, &uc);
+  model_update(&mg, &opt, &ug);
+  model_get_params(&mc, gc.data());
+  model_get_params(&mg, gg.data());
+  same(s, "large step params after AdamW", gg, gc, 1e-4);
+  model_free(&mc);
+  model_free(&mg);
+}
+
 // Greedy decoding of 50 prompts, batched, after a few CPU training steps (so that the argmax is
 // decided by the model, not by rounding between near-equal logits of an untrained one).
 static void test_greedy_decode(Suite& s, const ModelConfig& cfg, Rng& r) {
@@ -542,6 +580,24 @@ int main(int argc, char** argv) {
     test_loss(s, sh.B * sh.T, sh.V, r);
   }
   test_pointwise(s, r);
+  if (!info.emulated || getenv("PARAVT_TEST_LARGE")) {
+    // Device only (emulated they take minutes; PARAVT_TEST_LARGE=1 runs them anyway): the
+    // benchmark's sizes, where grids span many blocks, T=512 rows cross 16 key chunks and the
+    // vocabulary is the real one.
+    Shape big{2, 512, 256, 4, 1137, 48};
+    printf("ops at B=%d T=%d C=%d H=%d V=%d P=%d (device only)\n", big.B, big.T, big.C, big.H, big.V, big.P);
+    test_embeddings(s, big, r);
+    test_layernorm(s, big.B * big.T, big.C, r);
+    test_matmul(s, big.B * big.T, big.C, 3 * big.C, true, r);
+    test_matmul(s, big.B * big.T, 4 * big.C, big.C, true, r);
+    test_matmul(s, big.B * big.T, big.C, big.V, false, r);
+    test_matmul(s, 64, big.C, big.V, false, r);
+    test_attention(s, big.B, big.T, big.C, big.H, r);
+    test_attention(s, 1, big.T, big.C, 2, r);  // head size 128 over 512 positions
+    test_loss(s, big.B * big.T, big.V, r);
+    ModelConfig large = {1137, 512, 256, 2, 4, 48};
+    test_model_step(s, large, 2, 512, r);
+  }
   test_fixture_step(s, path);
   ModelConfig cfg = {61, 48, 32, 2, 2, 6};
   printf("model V=%d T=%d C=%d L=%d H=%d P=%d\n", cfg.vocab_size, cfg.context, cfg.width, cfg.layers, cfg.heads,

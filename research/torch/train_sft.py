@@ -47,12 +47,12 @@ class Nano(torch.nn.Module):
     def forward(self, tok, fr, feats):
         p, C, H = self.p, self.C, self.H
         B, T = tok.shape
-        slot = fr >= 0
         x = p["wte"][tok.clamp(min=0)]
-        if slot.any():
-            proj = feats[fr[slot]] @ p["frame_w"].t() + p["frame_b"]
-            x = x.clone()
-            x[slot] = proj
+        if feats.shape[0] > 0:
+            # Every position's projection, kept where fr names a frame: a select instead of a masked
+            # write, so torch.compile sees one graph (no data-dependent shape; bench/kernels).
+            proj = feats[fr.clamp(min=0)] @ p["frame_w"].t() + p["frame_b"]
+            x = torch.where((fr >= 0).unsqueeze(-1), proj, x)
         x = x + p["wpe"][:T]
         for l in range(self.L):
             h = F.layer_norm(x, (C,), p["ln1_w"][l], p["ln1_b"][l], self.eps)
