@@ -57,9 +57,10 @@ def sync(device):
         torch.cuda.synchronize()
 
 
-def make_model(a, seed=1):
+def make_model(a, seed=1, static_shapes=False):
     g = torch.Generator().manual_seed(seed)
-    model = Nano(params(a.V, max(a.T, 2048), a.C, a.L, a.P, g), {"layers": a.L, "heads": a.H, "width": a.C, "layerNormEps": 1e-5})
+    cfg = {"layers": a.L, "heads": a.H, "width": a.C, "layerNormEps": 1e-5}
+    model = Nano(params(a.V, max(a.T, 2048), a.C, a.L, a.P, g), cfg, static_shapes)
     return model.to(a.device), g
 
 
@@ -82,10 +83,11 @@ def token_logp(logits, tgt):
 def timed_steps(a, compile_mode, kinds):
     """Best SFT and/or RL step ("sft", "rl" in kinds) of one fresh model, eager or wrapped in
     torch.compile (both kinds share the compiled graph): one dict of milliseconds per kind."""
-    model, g = make_model(a)
+    compiled = compile_mode != "none"
+    # Compiled: the mirror's frame slots as a select (one graph); eager: its masked write (cheaper).
+    model, g = make_model(a, static_shapes=compiled)
     tok, fr, feats, tgt, adv = make_batch(a, g)
     opt = torch.optim.AdamW(model.parameters(), lr=1e-4, betas=(0.9, 0.95), eps=1e-8, weight_decay=0.1)
-    compiled = compile_mode != "none"
     forward = model if not compiled else torch.compile(model, mode=None if compile_mode == "default" else compile_mode)
 
     def run(*args):

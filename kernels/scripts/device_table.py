@@ -32,8 +32,10 @@ def load(path):
         if not line.strip():
             continue
         row = json.loads(line)
-        c = configs.setdefault(row["config"], {"core": None, "torch": {}})
-        if row.get("engine") == "cuda core":
+        c = configs.setdefault(row["config"], {"core": None, "own": None, "torch": {}})
+        if row.get("engine") == "cuda core" and row.get("matmul", "").startswith("own"):
+            c["own"] = row
+        elif row.get("engine") == "cuda core":
             c["core"] = row
         elif "skipped" in row:
             c["torch"][(row["measure"], row["compile"])] = None
@@ -47,19 +49,24 @@ def main():
     configs = load(sys.argv[1])
     parity = open(sys.argv[2]).read() if len(sys.argv) > 2 else ""
     summary = re.search(r"test_cuda: (\d+) checks, (\d+) failures", parity)
+    for c in configs.values():  # a machine without cuBLAS: the own kernel is the core
+        c["core"] = c["core"] or c["own"]
     device = next((c["core"]["device"] for c in configs.values() if c["core"]), "?")
-    print(f"Device: {device}. Parity: " + (f"{summary.group(1)} checks, {summary.group(2)} failures" if summary else "did not finish"))
+    matmul = next((c["core"].get("matmul", "?") for c in configs.values() if c["core"]), "?")
+    print(f"Device: {device}; core matmul: {matmul}. Parity: "
+          + (f"{summary.group(1)} checks, {summary.group(2)} failures" if summary else "did not finish"))
     print()
-    print("| config | params | SFT tok/s core | eager | compiled | core/eager | core/compiled | MFU (fp32) |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| config | params | SFT tok/s core | own matmul | eager | compiled | core/eager | core/compiled | MFU (fp32) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name, c in configs.items():
         core, t = c["core"], c["torch"]
+        own = c["own"]["tokens_per_s"] if c["own"] and c["own"] is not core else None
         k = core and core["tokens_per_s"]
         e = (t.get(("sft", "none")) or {}).get("tokens_per_s")
         p = (t.get(("sft", "reduce-overhead")) or {}).get("tokens_per_s")
         mfu = f"{6 * core['params'] * k / FP32_PEAK * 100:.1f}%" if core else "—"
         params = f"{core['params'] / 1e6:.1f} M" if core else "—"
-        print(f"| {name} | {params} | {fmt(k)} | {fmt(e)} | {fmt(p)} | {ratio(k, e)} | {ratio(k, p)} | {mfu} |")
+        print(f"| {name} | {params} | {fmt(k)} | {fmt(own)} | {fmt(e)} | {fmt(p)} | {ratio(k, e)} | {ratio(k, p)} | {mfu} |")
     print()
     print("| config | RL step ms core | eager | compiled | core/eager (speed) | core/compiled |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")

@@ -838,6 +838,7 @@ Napi::Value CudaProbe(const Napi::CallbackInfo& info) {
     d.Set("multiprocessors", Napi::Number::New(env, dev->multiprocessors));
     d.Set("computeCapability", Napi::String::New(env, std::to_string(dev->major) + "." + std::to_string(dev->minor)));
     d.Set("emulated", Napi::Boolean::New(env, dev->emulated != 0));
+    d.Set("matmul", Napi::String::New(env, dev->matmul));
     out.Set("device", d);
   } else {
     out.Set("device", env.Null());

@@ -84,10 +84,10 @@ int main(int argc, char** argv) {
     double ms = now_ms() - t0;
     if (rep > 0 && ms < rl_best) rl_best = ms;
   }
-  printf("{\"engine\":\"cuda core\",\"device\":\"%s\",\"params\":%zu,\"B\":%d,\"T\":%d,\"step_ms\":%.3f,"
+  printf("{\"engine\":\"cuda core\",\"matmul\":\"%s\",\"device\":\"%s\",\"params\":%zu,\"B\":%d,\"T\":%d,\"step_ms\":%.3f,"
          "\"forward_ms\":%.3f,\"backward_ms\":%.3f,\"update_ms\":%.3f,\"tokens_per_s\":%.1f,\"rl_step_ms\":%.3f,"
          "\"decode\":{",
-         info.name, m.num_params, B, T, best, fwd, bwd, upd, N / best * 1000.0, rl_best);
+         info.matmul, info.name, m.num_params, B, T, best, fwd, bwd, upd, N / best * 1000.0, rl_best);
   fflush(stdout);
   const int prompt = 32, gen = 128;
   int first = 1;

@@ -3,6 +3,9 @@
 // is wrapped in a timer, and prints milliseconds per op (best of --reps steps after one warm-up)
 // and the step's tokens/s. A measurement tool (like llm.c's dev/), not a test: no assertions.
 // With one thread it reports the thread's CPU time (robust on a shared machine), else wall time.
+// Built with -DPARAVT_PROFILE_CUDA (make -C kernels/test cuda: build/test/cuda/profile_step_cuda) it
+// profiles the CUDA backend instead, synchronising the device around every op (so the per-op times
+// add up to more than an unsynchronised step: the launch gaps are counted in).
 // Usage: profile_step [B T V C L H P threads reps]   defaults: the default checkpoint's shape,
 //        batch 8 x 384 (bench/nano's trainer: mean example ~370 tokens), all threads, 3 reps.
 #include <time.h>
@@ -15,6 +18,16 @@
 #include <vector>
 
 #include "../src/backend.h"
+#ifdef PARAVT_PROFILE_CUDA
+#include <cuda_runtime.h>
+
+#include "../src/check.h"
+#include "../src/cuda/ops_cuda.h"
+static void device_sync() { cudaDeviceSynchronize(); }
+static void host_fail(const char* message) { throw KernelError(message); }
+#else
+static void device_sync() {}
+#endif
 #include "../src/model.h"
 #include "../src/threadpool.h"
 #include "test_util.h"
@@ -39,10 +52,14 @@ static KernelOps g_base;
 // Runs f() and adds its wall time to slot; returns what f returns (void or a value).
 template <class F>
 static auto timed(int slot, F f) {
+  device_sync();
   struct Guard {
     int slot;
     double t0;
-    ~Guard() { g_ms[slot] += now_ms() - t0; }
+    ~Guard() {
+      device_sync();
+      g_ms[slot] += now_ms() - t0;
+    }
   } guard{slot, now_ms()};
   return f();
 }
@@ -53,7 +70,20 @@ static auto timed(int slot, F f) {
   ops.op = [](auto... a) { return timed(slot, [&] { return g_base.op(a...); }); };
 
 static KernelOps timed_table() {
+#ifdef PARAVT_PROFILE_CUDA
+  static CudaHostHooks hooks{host_fail};
+  static CudaDeviceInfo info;
+  char err[512];
+  const KernelOps* cuda = paravt_cuda_backend(&hooks, &info, err, sizeof(err));
+  if (cuda == NULL) {
+    fprintf(stderr, "profile_step_cuda: %s\n", err);
+    exit(2);
+  }
+  printf("%s; matmul: %s\n", info.name, info.matmul);
+  g_base = *cuda;
+#else
   g_base = *kernel_ops_cpu();
+#endif
   KernelOps ops = g_base;
   WRAP(0, zero)
   WRAP(1, encoder_forward)
@@ -76,6 +106,8 @@ static KernelOps timed_table() {
   WRAP(18, sumsq)
   WRAP(19, adamw)
   WRAP(20, copy)
+  WRAP(21, token_logprobs)
+  WRAP(22, policy_loss)
   return ops;
 }
 

@@ -16,6 +16,7 @@
 
 #include "../src/backend.h"
 #include "../src/check.h"
+#include "../src/cuda/cublas.h"
 #include "../src/cuda/ops_cuda.h"
 #include "../src/model.h"
 #include "../src/threadpool.h"
@@ -88,6 +89,10 @@ static void test_embeddings(Suite& s, const Shape& sh, Rng& r) {
   auto inp = tokens_with_frames(r, N, V);
   auto wte = rnd(r, (size_t)V * C), wpe = rnd(r, (size_t)T * C), feat = rnd(r, (size_t)N * P);
   auto w = rnd(r, (size_t)C * P), bias = rnd(r, C);
+  // What a text position holds in feat must not reach any output, not even a NaN (the frame
+  // projection's products mask both sides: 0 * NaN would not be 0).
+  for (int n = 0; n < N; n++)
+    if (inp[n] != FRAME_TOKEN) feat[(size_t)n * P + n % P] = NAN;
   std::vector<float> out((size_t)N * C);
   int* d_inp = put(inp);
   float *d_wte = put(wte), *d_wpe = put(wpe), *d_out = put(out), *d_feat = put(feat), *d_w = put(w),
@@ -561,8 +566,8 @@ int main(int argc, char** argv) {
     fprintf(stderr, "test_cuda: %s\n", err);
     return 2;
   }
-  printf("test_cuda on %s (%d SMs, %.1f GiB)%s\n", info.name, info.multiprocessors, info.total_bytes / 1073741824.0,
-         info.emulated ? " [host emulation]" : "");
+  printf("test_cuda on %s (%d SMs, %.1f GiB)%s; matmul: %s\n", info.name, info.multiprocessors,
+         info.total_bytes / 1073741824.0, info.emulated ? " [host emulation]" : "", info.matmul);
   Suite s;
   Rng r(1234);
   // Head sizes 16 (half a warp), 48 (more than one) and 128 (the kernels' largest): every lane loop
@@ -579,6 +584,15 @@ int main(int argc, char** argv) {
     test_attention(s, sh.B, sh.T, sh.C, sh.H, r);
     test_loss(s, sh.B * sh.T, sh.V, r);
   }
+  // The own tiled product where cuBLAS serves the ops above (both paths are checked on a device),
+  // including a weight gradient long enough in k to be split over the grid (matmul.cu split-k).
+  bool had_cublas = cublas_active();
+  cublas_enable(false);
+  printf("matmul: own fp32 tiles%s\n", had_cublas ? " (cuBLAS off for these)" : "");
+  test_matmul(s, 600, 32, 48, true, r);
+  test_matmul(s, 2 * 37, 48, 3 * 48, true, r);
+  if (!info.emulated) test_matmul(s, 4096, 256, 768, true, r);
+  cublas_enable(true);
   test_pointwise(s, r);
   if (!info.emulated || getenv("PARAVT_TEST_LARGE")) {
     // Device only (emulated they take minutes; PARAVT_TEST_LARGE=1 runs them anyway): the

@@ -37,8 +37,9 @@ DECAYED = {"wte", "wpe", "frame_w", "qkv_w", "attn_proj_w", "fc_w", "fc_proj_w"}
 
 
 class Nano(torch.nn.Module):
-    def __init__(self, named, cfg):
+    def __init__(self, named, cfg, static_shapes=False):
         super().__init__()
+        self.static_shapes = static_shapes
         self.order = [n for n, _ in named]
         self.p = torch.nn.ParameterDict({n: torch.nn.Parameter(t) for n, t in named})
         self.L, self.H, self.C = cfg["layers"], cfg["heads"], cfg["width"]
@@ -47,12 +48,17 @@ class Nano(torch.nn.Module):
     def forward(self, tok, fr, feats):
         p, C, H = self.p, self.C, self.H
         B, T = tok.shape
+        slot = fr >= 0
         x = p["wte"][tok.clamp(min=0)]
-        if feats.shape[0] > 0:
-            # Every position's projection, kept where fr names a frame: a select instead of a masked
-            # write, so torch.compile sees one graph (no data-dependent shape; bench/kernels).
-            proj = feats[fr.clamp(min=0)] @ p["frame_w"].t() + p["frame_b"]
-            x = torch.where((fr >= 0).unsqueeze(-1), proj, x)
+        if self.static_shapes and feats.shape[0] > 0:
+            # For torch.compile (bench/kernels): no data-dependent shape, so one graph. Projects
+            # every row of feats (the benchmark passes exactly its slots' rows), then selects.
+            proj = feats @ p["frame_w"].t() + p["frame_b"]
+            x = torch.where(slot.unsqueeze(-1), proj[fr.clamp(min=0)], x)
+        elif slot.any():
+            proj = feats[fr[slot]] @ p["frame_w"].t() + p["frame_b"]
+            x = x.clone()
+            x[slot] = proj
         x = x + p["wpe"][:T]
         for l in range(self.L):
             h = F.layer_norm(x, (C,), p["ln1_w"][l], p["ln1_b"][l], self.eps)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common.cuh"
+#include "cublas.h"
 
 static CudaHostHooks g_hooks;
 static double* g_sumsq_partials = NULL;
@@ -50,6 +51,8 @@ void cuda_fail(const char* file, int line, const char* what, cudaError_t err) {
   failf("%s:%d: %s: %s (CUDA error %d)%s", file, line, what, cudaGetErrorString(err), (int)err,
         context_lost((int)err) ? "; the CUDA context is lost: this process must restart to use the GPU again" : "");
 }
+
+void cuda_fail_message(const char* file, int line, const char* what) { failf("%s:%d: %s", file, line, what); }
 
 double* cuda_sumsq_partials(void) { return g_sumsq_partials; }
 
@@ -155,6 +158,7 @@ extern "C" const KernelOps* paravt_cuda_backend(const CudaHostHooks* hooks, Cuda
 #ifdef PARAVT_CUDA_EMU
   info->emulated = 1;
 #endif
+  cublas_load(info->matmul, sizeof(info->matmul));
   if (g_sumsq_partials == NULL) {
     if ((e = cudaMalloc((void**)&g_sumsq_partials, 256 * sizeof(double))) != cudaSuccess) {
       snprintf(err, err_len, "CUDA device %s: first allocation failed: %s", prop.name, cudaGetErrorString(e));

@@ -29,6 +29,8 @@
 // A CUDA call that failed or a launch that was refused ends the op through the host's fail hook
 // (backend_cuda.cu): a KernelError in the process, a failed job in the worker, never an abort.
 void cuda_fail(const char* file, int line, const char* what, cudaError_t err);
+// The same for a failure that is no CUDA runtime error (a cuBLAS status, say): `what` is the reason.
+void cuda_fail_message(const char* file, int line, const char* what);
 #define CUDA_CHECK(call)                                              \
   do {                                                                \
     cudaError_t err_ = (call);                                        \

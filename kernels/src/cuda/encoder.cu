@@ -1,5 +1,6 @@
 // encoder.cu: token and positional embeddings, and the frame projection (ops.h, "embeddings").
 #include "common.cuh"
+#include "gemm.cuh"
 
 // One thread per (position, channel).
 __global__ void encoder_forward_kernel(float* out, const int* inp, const float* wte, const float* wpe, int B, int T,
@@ -41,39 +42,6 @@ void encoder_backward_cuda(float* dwte, float* dwpe, const float* dout, const in
   LAUNCH_CHECK(encoder_backward_wpe_kernel);
 }
 
-// out[bt, c] += bias[c] + w[c, :] . feat[bt, :] at frame slots; one thread per (position, channel).
-__global__ void frame_proj_forward_kernel(float* out, const int* inp, const float* feat, const float* w,
-                                          const float* bias, int N, int C, int P) {
-  int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx >= (int64_t)N * C) return;
-  int64_t bt = idx / C;
-  if (inp[bt] != FRAME_TOKEN) return;
-  int c = (int)(idx % C);
-  const float* f = feat + bt * P;
-  const float* wc = w + (int64_t)c * P;
-  float s = 0.0f;
-  for (int p = 0; p < P; p++) s += wc[p] * f[p];
-  out[idx] += bias[c] + s;
-}
-
-// dw[c, p] += sum over frame slots of dout[bt, c] feat[bt, p], and dbias[c] (thread p == 0 of the
-// row): one thread per (c, p), the slots in order. Frame slots are few (a handful per sequence).
-__global__ void frame_proj_backward_w_kernel(float* dw, float* dbias, const float* dout, const int* inp,
-                                             const float* feat, int N, int C, int P) {
-  int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx >= (int64_t)C * P) return;
-  int c = (int)(idx / P), p = (int)(idx % P);
-  float sw = 0.0f, sb = 0.0f;
-  for (int64_t bt = 0; bt < N; bt++) {
-    if (inp[bt] != FRAME_TOKEN) continue;
-    float g = dout[bt * C + c];
-    sw += g * feat[bt * P + p];
-    sb += g;
-  }
-  dw[idx] += sw;
-  if (p == 0) dbias[c] += sb;
-}
-
 __global__ void frame_proj_backward_feat_kernel(float* dfeat, const float* dout, const int* inp, const float* w,
                                                 int N, int C, int P) {
   int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -86,19 +54,21 @@ __global__ void frame_proj_backward_feat_kernel(float* dfeat, const float* dout,
   dfeat[idx] += s;
 }
 
+// The frame projection is a product with frame-slot masks (gemm.cuh): the default checkpoint's
+// P = 7,776 features per slot make it one of the step's larger products.
+// out[bt, :] += feat[bt, :] w^T + bias at frame slots (rows bt of the product; the others unwritten).
 void frame_proj_forward_cuda(float* out, const int* inp, const float* feat, const float* w, const float* bias, int B,
                              int T, int C, int P) {
   int N = B * T;
-  LAUNCH(frame_proj_forward_kernel, ceil_div((int64_t)N * C, BLOCK), BLOCK, 0, out, inp, feat, w, bias, N, C, P);
-  LAUNCH_CHECK(frame_proj_forward_kernel);
+  gemm(GemmView{N, C, P, feat, P, 1, w, 1, P, out, C, bias, 1, inp, NULL});
 }
 
 void frame_proj_backward_cuda(float* dfeat, float* dw, float* dbias, const float* dout, const int* inp,
                               const float* feat, const float* w, int B, int T, int C, int P) {
   int N = B * T;
-  LAUNCH(frame_proj_backward_w_kernel, ceil_div((int64_t)C * P, BLOCK), BLOCK, 0, dw, dbias, dout, inp, feat, N, C,
-         P);
-  LAUNCH_CHECK(frame_proj_backward_w_kernel);
+  // dw[c, p] += sum over frame slots bt of dout[bt, c] feat[bt, p]: k runs over the slots only.
+  gemm(GemmView{C, P, N, dout, 1, C, feat, P, 1, dw, P, NULL, 1, NULL, inp});
+  column_sum(dbias, dout, N, C, inp);
   if (dfeat == NULL) return;
   LAUNCH(frame_proj_backward_feat_kernel, ceil_div((int64_t)N * P, BLOCK), BLOCK, 0, dfeat, dout, inp, w, N, C, P);
   LAUNCH_CHECK(frame_proj_backward_feat_kernel);

@@ -1,23 +1,15 @@
-// matmul.cu: the linear layers' products (ops.h, "matmul") through one tiled fp32 product over
-// strided views, C (+)= A B (+ bias), the CUDA counterpart of the CPU's GemmArgs (cpu_isa.h).
+// matmul.cu: the linear layers' products (ops.h, "matmul"): cuBLAS where a libcublas loads at run
+// time (cublas.cu), else one tiled fp32 product over strided views of our own, C (+)= A B (+ bias),
+// the CUDA counterpart of the CPU's GemmArgs (cpu_isa.h). Decoding's few rows (N <= 8) always take
+// the warp-per-channel gemv below: reading W once is the whole cost there.
 //
-// Why not cuBLAS: the machines that build and test this code (CI) have nvcc and cudart but no
-// cuBLAS, and the host emulation (cuda_emu.h) can only run kernels we write. A 64x64 tile with a
-// 4x4 register block per thread in fp32 keeps the parity with the CPU reference exact in kind (no
-// TF32); the device benchmark says what it costs against cuBLAS (PyTorch uses it).
-#include "common.cuh"
-
-struct GemmView {
-  int M, N, K;
-  const float* A;
-  int64_t a_rs, a_cs;  // A(i, k) = A[i * a_rs + k * a_cs]
-  const float* B;
-  int64_t b_rs, b_cs;  // B(k, j) = B[k * b_rs + j * b_cs]
-  float* C;
-  int64_t ldc;         // C(i, j) = C[i * ldc + j]
-  const float* bias;   // [N] or NULL
-  int accumulate;      // 1: C += A B, 0: C = A B (+ bias)
-};
+// The own kernel exists because the machines that build and test this code (CI) have nvcc and
+// cudart but no cuBLAS, and the host emulation (cuda_emu.h) can only run kernels we write: a 64x64
+// tile with a 4x4 register block per thread in fp32 (no TF32, like the CPU reference). Products
+// with few output tiles and a long k (the weight gradients: k = B*T rows) split k over the grid's
+// z and add their partial sums atomically, so the grid fills the device.
+#include "cublas.h"
+#include "gemm.cuh"
 
 #define TILE 64
 #define TK 16
@@ -32,14 +24,19 @@ __global__ void __launch_bounds__(256) gemm_kernel(GemmView g) {
     for (int j = 0; j < 4; j++) acc[i][j] = 0.0f;
   // Load order follows the contiguous dimension of each view, so a warp reads consecutive floats.
   bool a_k_fast = g.a_cs == 1, b_n_fast = g.b_cs == 1;
-  for (int k0 = 0; k0 < g.K; k0 += TK) {
+  // This block's share of k (split-k: gridDim.z > 1 only when accumulating; whole TK steps).
+  int k_steps = (g.K + TK - 1) / TK, k_per = (k_steps + (int)gridDim.z - 1) / (int)gridDim.z * TK;
+  int k_begin = blockIdx.z * k_per, k_end = k_begin + k_per < g.K ? k_begin + k_per : g.K;
+  for (int k0 = k_begin; k0 < k_end; k0 += TK) {
     for (int e = threadIdx.x; e < TILE * TK; e += 256) {
       int mm = a_k_fast ? e / TK : e % TILE, kk = a_k_fast ? e % TK : e / TILE;
       int m = m0 + mm, k = k0 + kk;
-      As[kk][mm] = (m < g.M && k < g.K) ? g.A[m * g.a_rs + k * g.a_cs] : 0.0f;
+      bool ka = k < k_end && (g.k_frames == NULL || g.k_frames[k] == FRAME_TOKEN);
+      As[kk][mm] = (m < g.M && ka) ? g.A[m * g.a_rs + k * g.a_cs] : 0.0f;
       int nn = b_n_fast ? e % TILE : e / TK, kb = b_n_fast ? e / TILE : e % TK;
       int n = n0 + nn, k2 = k0 + kb;
-      Bs[kb][nn] = (n < g.N && k2 < g.K) ? g.B[k2 * g.b_rs + n * g.b_cs] : 0.0f;
+      bool kb_ok = k2 < k_end && (g.k_frames == NULL || g.k_frames[k2] == FRAME_TOKEN);
+      Bs[kb][nn] = (n < g.N && kb_ok) ? g.B[k2 * g.b_rs + n * g.b_cs] : 0.0f;
     }
     __syncthreads();
     for (int kk = 0; kk < TK; kk++) {
@@ -53,35 +50,53 @@ __global__ void __launch_bounds__(256) gemm_kernel(GemmView g) {
   }
   for (int i = 0; i < 4; i++) {
     int m = m0 + ty + 16 * i;
-    if (m >= g.M) continue;
+    if (m >= g.M || (g.m_frames != NULL && g.m_frames[m] != FRAME_TOKEN)) continue;
     for (int j = 0; j < 4; j++) {
       int n = n0 + tx + 16 * j;
       if (n >= g.N) continue;
       float* c = g.C + m * g.ldc + n;
       float v = acc[i][j];
-      if (g.accumulate) v += *c;
-      else if (g.bias) v += g.bias[n];
-      *c = v;
+      if (g.bias != NULL && blockIdx.z == 0) v += g.bias[n];
+      if (gridDim.z > 1) atomicAdd(c, v);
+      else if (g.accumulate) *c += v;
+      else *c = v;
     }
   }
 }
 
-static void gemm(const GemmView& g) {
-  dim3 grid(ceil_div(g.N, TILE), ceil_div(g.M, TILE));
+// Blocks that keep an H100/H200 (132 multiprocessors) busy: below this, an accumulating product
+// splits k, each share at least SPLIT_MIN_K long so the atomics stay a small part of the work.
+#define FILL_BLOCKS 264
+#define SPLIT_MIN_K 256
+
+void gemm(const GemmView& g) {
+  dim3 grid(ceil_div(g.N, TILE), ceil_div(g.M, TILE), 1);
+  int tiles = (int)(grid.x * grid.y);
+  if (g.accumulate && tiles < FILL_BLOCKS && g.K >= 2 * SPLIT_MIN_K) {
+    int by_fill = ceil_div(FILL_BLOCKS, tiles), by_k = g.K / SPLIT_MIN_K;
+    grid.z = by_fill < by_k ? by_fill : by_k;
+  }
   LAUNCH(gemm_kernel, grid, 256, 0, g);
   LAUNCH_CHECK(gemm_kernel);
+}
+
+// out[n, :] = bias, the starting value of cuBLAS's C += inp W^T (beta = 1).
+__global__ void bias_rows_kernel(float* out, const float* bias, int N, int OC) {
+  int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx < (int64_t)N * OC) out[idx] = bias[idx % OC];
 }
 
 // dbias[o] += sum_n dout[n, o]: 32 columns x 8 row lanes per block, COL_ROWS rows, one atomicAdd
 // per column and block.
 #define COL_ROWS 256
-__global__ void column_sum_kernel(float* out, const float* in, int N, int C) {
+__global__ void column_sum_kernel(float* out, const float* in, int N, int C, const int* frame_rows) {
   __shared__ float part[8][33];
   int c = blockIdx.x * 32 + threadIdx.x;
   int64_t n0 = (int64_t)blockIdx.y * COL_ROWS, n1 = n0 + COL_ROWS < N ? n0 + COL_ROWS : N;
   float acc = 0.0f;
   if (c < C)
-    for (int64_t n = n0 + threadIdx.y; n < n1; n += 8) acc += in[n * C + c];
+    for (int64_t n = n0 + threadIdx.y; n < n1; n += 8)
+      if (frame_rows == NULL || frame_rows[n] == FRAME_TOKEN) acc += in[n * C + c];
   part[threadIdx.y][threadIdx.x] = acc;
   __syncthreads();
   if (threadIdx.y == 0 && c < C) {
@@ -125,18 +140,38 @@ void matmul_forward_cuda(float* out, const float* inp, const float* weight, cons
     LAUNCH_CHECK(gemv_kernel);
     return;
   }
+  if (cublas_active()) {
+    // Row-major out[N,OC] = inp[N,IC] W[OC,IC]^T is column-major out^T (OC x N) = W^T inp^T, where
+    // the column-major views of W and inp are IC x OC and IC x N: op(A) = T, op(B) = N.
+    if (bias) {
+      LAUNCH(bias_rows_kernel, ceil_div((int64_t)N * OC, BLOCK), BLOCK, 0, out, bias, N, OC);
+      LAUNCH_CHECK(bias_rows_kernel);
+    }
+    cublas_sgemm(true, false, OC, N, IC, weight, IC, inp, IC, bias ? 1.0f : 0.0f, out, OC);
+    return;
+  }
   // out = inp @ W^T: B(k, j) = W[j, k].
-  gemm(GemmView{N, OC, IC, inp, IC, 1, weight, 1, IC, out, OC, bias, 0});
+  gemm(GemmView{N, OC, IC, inp, IC, 1, weight, 1, IC, out, OC, bias, 0, NULL, NULL});
 }
 
 void matmul_backward_cuda(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
                           const float* weight, int N, int IC, int OC) {
-  // dinp[N, IC] += dout[N, OC] @ W[OC, IC]
-  gemm(GemmView{N, IC, OC, dout, OC, 1, weight, IC, 1, dinp, IC, NULL, 1});
-  // dW[OC, IC] += dout^T @ inp: A(o, n) = dout[n, o]; k runs over the N rows.
-  gemm(GemmView{OC, IC, N, dout, 1, OC, inp, IC, 1, dweight, IC, NULL, 1});
-  if (dbias == NULL) return;
-  dim3 grid(ceil_div(OC, 32), ceil_div(N, COL_ROWS)), block(32, 8);
-  LAUNCH(column_sum_kernel, grid, block, 0, dbias, dout, N, OC);
+  if (cublas_active()) {
+    // Column-major: dinp^T (IC x N) += W^T (IC x OC, W's own view) dout^T (OC x N, dout's view);
+    // dW^T (IC x OC) += inp^T (IC x N, inp's view) dout (dout's view OC x N, transposed).
+    cublas_sgemm(false, false, IC, N, OC, weight, IC, dout, OC, 1.0f, dinp, IC);
+    cublas_sgemm(false, true, IC, OC, N, inp, IC, dout, OC, 1.0f, dweight, IC);
+  } else {
+    // dinp[N, IC] += dout[N, OC] @ W[OC, IC]
+    gemm(GemmView{N, IC, OC, dout, OC, 1, weight, IC, 1, dinp, IC, NULL, 1, NULL, NULL});
+    // dW[OC, IC] += dout^T @ inp: A(o, n) = dout[n, o]; k runs over the N rows.
+    gemm(GemmView{OC, IC, N, dout, 1, OC, inp, IC, 1, dweight, IC, NULL, 1, NULL, NULL});
+  }
+  if (dbias != NULL) column_sum(dbias, dout, N, OC, NULL);
+}
+
+void column_sum(float* out, const float* in, int N, int C, const int* frame_rows) {
+  dim3 grid(ceil_div(C, 32), ceil_div(N, COL_ROWS)), block(32, 8);
+  LAUNCH(column_sum_kernel, grid, block, 0, out, in, N, C, frame_rows);
   LAUNCH_CHECK(column_sum_kernel);
 }

@@ -61,6 +61,7 @@ struct CudaDeviceInfo {
   size_t total_bytes, free_bytes;
   int multiprocessors, major, minor;
   int emulated;  // 1: the host emulation of cuda_emu.h
+  char matmul[320];  // the linear layers' path (cublas.h cublas_load): cuBLAS or the own kernel, and why
 };
 extern "C" {
 // The CUDA op table, or NULL with the reason in err when there is no usable device (the driver is
