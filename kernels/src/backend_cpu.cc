@@ -26,6 +26,10 @@ static void cpu_zero(void* dst, size_t bytes) {
   });
 }
 
+static void cpu_upload_frame_rows(float* dst, const float* src, const int* tokens, int N, int P) {
+  for (int n = 0; n < N; n++)
+    if (tokens[n] == FRAME_TOKEN) memcpy(dst + (size_t)n * P, src + (size_t)n * P, (size_t)P * sizeof(float));
+}
 static void cpu_mem_available(size_t* available, size_t* total) {
   size_t limit = kernel_memory_limit(), used = kernel_memory_in_use();
   *total = limit ? limit : SIZE_MAX;
@@ -42,6 +46,7 @@ static const KernelOps kCpuOps = {
     cpu_copy,
     cpu_copy,
     cpu_zero,
+    cpu_upload_frame_rows,
     cpu_mem_available,
     encoder_forward_cpu,
     encoder_backward_cpu,

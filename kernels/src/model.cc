@@ -272,7 +272,7 @@ void model_forward(Model* m, const int* inputs, const float* frames, const int* 
 
   o->upload(m->inputs, inputs, (size_t)N * sizeof(int));
   m->has_frames = frames != NULL;
-  if (frames) o->upload(m->frames, frames, (size_t)N * P * sizeof(float));
+  if (frames) o->upload_frame_rows(m->frames, frames, inputs, N, P);
 
   Activations* a = &m->acts;
   o->encoder_forward(a->encoded, m->inputs, param(m, P_WTE), param(m, P_WPE), B, T, C);
@@ -688,7 +688,7 @@ void decoder_step(Decoder* d, const int* tokens, const float* frames, int n, flo
   o->upload(d->tokens, tokens, (size_t)N * sizeof(int));
   o->encoder_forward(d->x, d->tokens, param(m, P_WTE), param(m, P_WPE) + (size_t)d->pos * C, B, n, C);
   if (frames) {
-    o->upload(d->frames, frames, (size_t)N * P * sizeof(float));
+    o->upload_frame_rows(d->frames, frames, tokens, N, P);
     o->frame_proj_forward(d->x, d->tokens, d->frames, param(m, P_FRAME_W), param(m, P_FRAME_B), B, n, C, P);
   }
   for (int l = 0; l < L; l++) {

@@ -104,6 +104,18 @@ static void test_embeddings(Suite& s, const Shape& sh, Rng& r) {
   cu->frame_proj_forward(d_out, d_inp, d_feat, d_w, d_bias, B, T, C, P);
   same(s, "frame_proj_forward", get(d_out, out.size()), out);
 
+  // upload_frame_rows: the slots' rows arrive, every other row keeps what it held.
+  std::vector<float> held = rnd(r, feat.size()), want = held;
+  cpu->upload_frame_rows(want.data(), feat.data(), inp.data(), N, P);
+  float* d_held = put(held);
+  cu->upload_frame_rows(d_held, feat.data(), inp.data(), N, P);
+  auto got_rows = get(d_held, held.size());
+  s.expect(memcmp(got_rows.data(), want.data(), want.size() * sizeof(float)) == 0,
+           "upload_frame_rows: the device rows differ from the CPU table's");
+  printf("  %-34s %8zu values  %s\n", "upload_frame_rows", want.size(),
+         memcmp(got_rows.data(), want.data(), want.size() * sizeof(float)) == 0 ? "identical" : "FAILED");
+  cu->free(d_held);
+
   // Backward accumulates: start every gradient from the same random values on both sides.
   auto dout = rnd(r, (size_t)N * C), dwte = rnd(r, wte.size()), dwpe = rnd(r, wpe.size());
   auto dw = rnd(r, w.size()), dbias = rnd(r, C), dfeat = rnd(r, feat.size());

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <mutex>
+
 #include "common.cuh"
 #include "cublas.h"
 
@@ -85,6 +87,55 @@ static void cuda_zero(void* dst, size_t bytes) {
   if (bytes) CUDA_CHECK(cudaMemset(dst, 0, bytes));
 }
 
+// upload_frame_rows: the slots' rows packed on the host into one staging buffer (pinned, so the copy
+// runs at the link's speed), one copy to the device, and a kernel that puts each row in its place.
+// The staging buffers grow to the largest batch and live with the process; a mutex keeps two host
+// threads (two models) from packing into them at once.
+__global__ void scatter_rows_kernel(float* dst, const float* packed, const int* rows, int F, int P) {
+  int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= (int64_t)F * P) return;
+  int64_t f = idx / P;
+  dst[(int64_t)rows[f] * P + idx % P] = packed[idx];
+}
+static std::mutex g_stage_mutex;
+static unsigned char *g_stage_host = NULL, *g_stage_dev = NULL;
+static size_t g_stage_bytes = 0;
+static void cuda_upload_frame_rows(float* dst, const float* src, const int* tokens, int N, int P) {
+  int F = 0;
+  for (int n = 0; n < N; n++) F += tokens[n] == FRAME_TOKEN;
+  if (F == 0) return;
+  std::lock_guard<std::mutex> lock(g_stage_mutex);
+  size_t rows_bytes = ((size_t)F * sizeof(int) + 15) / 16 * 16, bytes = rows_bytes + (size_t)F * P * sizeof(float);
+  if (bytes > g_stage_bytes) {
+    size_t grown = bytes + bytes / 2;
+#ifdef PARAVT_CUDA_EMU
+    free(g_stage_host);
+    g_stage_host = (unsigned char*)malloc(grown);
+#else
+    if (g_stage_host) cudaFreeHost(g_stage_host);
+    g_stage_host = NULL;
+    CUDA_CHECK(cudaMallocHost((void**)&g_stage_host, grown));
+#endif
+    if (g_stage_dev) cudaFree(g_stage_dev);
+    g_stage_dev = NULL;
+    g_stage_bytes = 0;
+    g_stage_dev = (unsigned char*)cuda_alloc(grown, __FILE__, __LINE__);
+    g_stage_bytes = grown;
+  }
+  int* rows = (int*)g_stage_host;
+  float* packed = (float*)(g_stage_host + rows_bytes);
+  for (int n = 0, f = 0; n < N; n++)
+    if (tokens[n] == FRAME_TOKEN) {
+      rows[f] = n;
+      memcpy(packed + (size_t)f * P, src + (size_t)n * P, (size_t)P * sizeof(float));
+      f++;
+    }
+  CUDA_CHECK(cudaMemcpy(g_stage_dev, g_stage_host, bytes, cudaMemcpyHostToDevice));
+  LAUNCH(scatter_rows_kernel, ceil_div((int64_t)F * P, BLOCK), BLOCK, 0, dst, (const float*)(g_stage_dev + rows_bytes),
+         (const int*)g_stage_dev, F, P);
+  LAUNCH_CHECK(scatter_rows_kernel);
+}
+
 static void cuda_mem_available(size_t* available, size_t* total) {
   *available = *total = 0;
   CUDA_CHECK(cudaMemGetInfo(available, total));
@@ -100,6 +151,7 @@ static const KernelOps kCudaOps = {
     cuda_download,
     cuda_copy,
     cuda_zero,
+    cuda_upload_frame_rows,
     cuda_mem_available,
     encoder_forward_cuda,
     encoder_backward_cuda,
