@@ -185,7 +185,7 @@ def timed_decode(a, batch):
 
 def emit(a, row):
     row = {"torch": torch.__version__, "threads": torch.get_num_threads(), "device": a.device,
-           "tf32": torch.backends.cuda.matmul.allow_tf32, **row}  # False by default: fp32 like the core
+           "matmul_precision": torch.get_float32_matmul_precision(), **row}
     print(json.dumps(row), flush=True)
 
 
@@ -196,6 +196,8 @@ def suite(a):
     if a.compile == "none":
         for row in timed_steps(a, "none", ("sft", "rl")):
             emit(a, row)
+        if a.no_decode:
+            return
         a.decode = a.decode or 128
         for batch in (1, 8, 64):
             emit(a, timed_decode(a, batch))
@@ -218,8 +220,13 @@ def main():
     ap.add_argument("--rl", action="store_true", help="time the RL step instead of the SFT step")
     ap.add_argument("--suite", action="store_true", help="every measure of the config, one JSON line each")
     ap.add_argument("--deadline", type=float, default=0, help="Unix time after which --suite skips compiling")
+    ap.add_argument("--no-decode", action="store_true", help="--suite without the decoding measures")
+    # "medium" is the core's PARAVT_MATMUL_PRECISION=bf16 (cuBLAS CUBLAS_COMPUTE_32F_FAST_16BF),
+    # "high" its tf32, "highest" (PyTorch's default) its fp32.
+    ap.add_argument("--matmul-precision", choices=["highest", "high", "medium"], default="highest")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
+    torch.set_float32_matmul_precision(a.matmul_precision)
     if a.suite:
         suite(a)
     elif a.decode > 0:

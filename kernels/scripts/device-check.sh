@@ -78,6 +78,12 @@ for c in "${CONFIGS[@]}"; do
   read -r name B T V C L H P <<<"$c"
   timeout 90 kernels/build/test/cuda/bench_cuda "$B" "$T" "$V" "$C" "$L" "$H" "$P" 5 2>>"$LOG" | tag "$name"
   PARAVT_CUBLAS=0 timeout 90 kernels/build/test/cuda/bench_cuda "$B" "$T" "$V" "$C" "$L" "$H" "$P" 5 2>>"$LOG" | tag "$name"
+  # bf16 mixed precision: the core's PARAVT_MATMUL_PRECISION=bf16 vs PyTorch's "medium" (the same
+  # cuBLAS compute type, CUBLAS_COMPUTE_32F_FAST_16BF, on fp32 tensors)
+  PARAVT_MATMUL_PRECISION=bf16 timeout 90 kernels/build/test/cuda/bench_cuda "$B" "$T" "$V" "$C" "$L" "$H" "$P" 5 \
+    2>>"$LOG" | tag "$name"
+  timeout 120 python3 bench/kernels/torch_step.py --device cuda --suite --compile none --no-decode --reps 5 \
+    --matmul-precision medium --B "$B" --T "$T" --V "$V" --C "$C" --L "$L" --H "$H" --P "$P" 2>>"$LOG" | tag "$name"
   timeout 120 python3 bench/kernels/torch_step.py --device cuda --suite --compile none --reps 5 \
     --B "$B" --T "$T" --V "$V" --C "$C" --L "$L" --H "$H" --P "$P" 2>>"$LOG" | tag "$name"
   say "   $name: core and eager done at $(elapsed) s"

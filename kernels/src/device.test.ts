@@ -11,7 +11,7 @@ const gpu = {
     multiprocessors: 132,
     computeCapability: "9.0",
     emulated: false,
-    matmul: "cuBLAS 13.1.0 (libcublas.so.13), fp32",
+    matmul: "cuBLAS 13.1.0 (libcublas.so.13); fp32",
   },
 };
 const noDriver = { available: false, reason: "no CUDA device: CUDA driver version is insufficient", device: null };

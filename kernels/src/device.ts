@@ -15,7 +15,7 @@ export interface CudaDevice {
   computeCapability: string;
   /** True only for the host emulation the C++ tests use (never in the addon's library). */
   emulated: boolean;
-  /** The linear layers' path: "cuBLAS x.y.z (library), fp32" or "own fp32 tiles (why not cuBLAS)". */
+  /** The products' path and precision: "cuBLAS x.y.z (library); fp32" or "own tiles (why not cuBLAS); bf16 ...". */
   matmul: string;
 }
 

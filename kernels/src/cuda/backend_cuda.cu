@@ -6,12 +6,14 @@
 // the host's fail hook: the op throws KernelError in the addon and the job fails with the reason.
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <mutex>
 
 #include "common.cuh"
 #include "cublas.h"
+#include "matmul_precision.h"
 
 static CudaHostHooks g_hooks;
 static double* g_sumsq_partials = NULL;
@@ -210,7 +212,20 @@ extern "C" const KernelOps* paravt_cuda_backend(const CudaHostHooks* hooks, Cuda
 #ifdef PARAVT_CUDA_EMU
   info->emulated = 1;
 #endif
-  cublas_load(info->matmul, sizeof(info->matmul));
+  // The products' precision (matmul_precision.h), once per process.
+  const char* precision = getenv("PARAVT_MATMUL_PRECISION");
+  int parsed = precision && *precision ? matmul_precision_parse(precision) : MATMUL_FP32;
+  if (parsed < 0) {
+    snprintf(err, err_len, "PARAVT_MATMUL_PRECISION=%.40s: expected fp32, tf32 or bf16", precision);
+    return NULL;
+  }
+  matmul_set_precision(parsed);
+  char library[256];
+  cublas_load(library, sizeof(library));
+  snprintf(info->matmul, sizeof(info->matmul), "%s; %s", library,
+           parsed == MATMUL_FP32   ? "fp32"
+           : parsed == MATMUL_TF32 ? "tf32 operands, fp32 accumulate"
+                                   : "bf16 operands, fp32 accumulate (fp32 master weights)");
   if (g_sumsq_partials == NULL) {
     if ((e = cudaMalloc((void**)&g_sumsq_partials, 256 * sizeof(double))) != cudaSuccess) {
       snprintf(err, err_len, "CUDA device %s: first allocation failed: %s", prop.name, cudaGetErrorString(e));

@@ -7,8 +7,10 @@
 // the loader's path. Without one, matmul.cu uses its own tiled kernel and says so (CudaDeviceInfo).
 // PARAVT_CUBLAS=0 turns cuBLAS off (the device check measures both).
 //
-// Precision: cublasSgemm_v2 in the handle's default math mode (CUBLAS_DEFAULT_MATH) is fp32 with no
-// TF32, like the CPU reference, so the parity bounds of test/test_cuda.cc hold for both paths.
+// Precision: cublasGemmEx on fp32 matrices with the compute type of the matmul precision
+// (matmul_precision.h): CUBLAS_COMPUTE_32F is plain fp32 (no TF32), like the CPU reference;
+// _FAST_TF32 and _FAST_16BF let the tensor cores take TF32 or bf16 operands with an fp32
+// accumulator, which is what PyTorch selects for set_float32_matmul_precision("high"/"medium").
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 
 #include "common.cuh"
 #include "cublas.h"
+#include "matmul_precision.h"
 
 #ifndef PARAVT_CUDA_EMU
 namespace {
@@ -27,8 +30,13 @@ typedef void* cublas_handle;
 typedef cublas_status (*create_fn)(cublas_handle*);
 typedef cublas_status (*get_version_fn)(cublas_handle, int*);
 typedef cublas_status (*set_stream_fn)(cublas_handle, cudaStream_t);
-typedef cublas_status (*sgemm_fn)(cublas_handle, int, int, int, int, int, const float*, const float*, int,
-                                  const float*, int, const float*, float*, int);
+// cublasGemmEx(handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype,
+// ldc, computeType, algo): cudaDataType_t CUDA_R_32F (library_types.h, which cuda_runtime.h
+// includes); cublasComputeType_t CUBLAS_COMPUTE_32F = 68, _32F_FAST_TF32 = 77, _32F_FAST_16BF = 75;
+// cublasGemmAlgo_t CUBLAS_GEMM_DEFAULT = -1 (cublas_api.h, CUDA 12 and 13).
+typedef cublas_status (*gemm_ex_fn)(cublas_handle, int, int, int, int, int, const void*, const void*, int, int,
+                                    const void*, int, int, const void*, void*, int, int, int, int);
+enum { COMPUTE_32F = 68, COMPUTE_32F_FAST_TF32 = 77, COMPUTE_32F_FAST_16BF = 75, GEMM_DEFAULT = -1 };
 
 struct Library {
   int state = 0;  // 0: not tried, 1: loaded, -1: none (reason in `why`)
@@ -36,7 +44,7 @@ struct Library {
   create_fn create = NULL;
   get_version_fn get_version = NULL;
   set_stream_fn set_stream = NULL;
-  sgemm_fn sgemm = NULL;
+  gemm_ex_fn gemm_ex = NULL;
   int version = 0;
   char path[200] = "";
   char why[256] = "";
@@ -71,9 +79,9 @@ bool load(Library& L) {
   L.create = (create_fn)dlsym(L.so, "cublasCreate_v2");
   L.get_version = (get_version_fn)dlsym(L.so, "cublasGetVersion_v2");
   L.set_stream = (set_stream_fn)dlsym(L.so, "cublasSetStream_v2");
-  L.sgemm = (sgemm_fn)dlsym(L.so, "cublasSgemm_v2");
-  if (!L.create || !L.get_version || !L.set_stream || !L.sgemm) {
-    snprintf(L.why, sizeof(L.why), "%.150s lacks cublasCreate_v2/GetVersion_v2/SetStream_v2/Sgemm_v2", L.path);
+  L.gemm_ex = (gemm_ex_fn)dlsym(L.so, "cublasGemmEx");
+  if (!L.create || !L.get_version || !L.set_stream || !L.gemm_ex) {
+    snprintf(L.why, sizeof(L.why), "%.150s lacks cublasCreate_v2/GetVersion_v2/SetStream_v2/GemmEx", L.path);
     return false;
   }
   cublas_handle h = NULL;
@@ -92,10 +100,10 @@ bool load(Library& L) {
 bool cublas_load(char* description, size_t len) {
   if (g_lib.state == 0) g_lib.state = load(g_lib) ? 1 : -1;
   if (g_lib.state == 1)
-    snprintf(description, len, "cuBLAS %d.%d.%d (%s), fp32", g_lib.version / 10000, g_lib.version / 100 % 100,
+    snprintf(description, len, "cuBLAS %d.%d.%d (%s)", g_lib.version / 10000, g_lib.version / 100 % 100,
              g_lib.version % 100, g_lib.path);
   else
-    snprintf(description, len, "own fp32 tiles (%s)", g_lib.why);
+    snprintf(description, len, "own tiles (%s)", g_lib.why);
   return g_lib.state == 1;
 }
 
@@ -104,7 +112,7 @@ bool cublas_active(void) { return g_lib.state == 1 && g_lib.enabled; }
 void cublas_enable(bool on) { g_lib.enabled = on; }
 
 void cublas_sgemm(bool trans_a, bool trans_b, int m, int n, int k, const float* A, int lda, const float* B, int ldb,
-                  float beta, float* C, int ldc) {
+                  float beta, float* C, int ldc, int precision) {
   if (t_handle == NULL) {
     cublas_status s = g_lib.create(&t_handle);
     if (s != 0) {
@@ -117,11 +125,15 @@ void cublas_sgemm(bool trans_a, bool trans_b, int m, int n, int k, const float* 
   const float one = 1.0f;
   // The legacy default stream, where every kernel of this backend runs (ops_cuda.h).
   g_lib.set_stream(t_handle, 0);
-  cublas_status s = g_lib.sgemm(t_handle, trans_a ? 1 : 0, trans_b ? 1 : 0, m, n, k, &one, A, lda, B, ldb, &beta, C,
-                                ldc);
+  int compute = precision == MATMUL_BF16   ? COMPUTE_32F_FAST_16BF
+                : precision == MATMUL_TF32 ? COMPUTE_32F_FAST_TF32
+                                           : COMPUTE_32F;
+  cublas_status s = g_lib.gemm_ex(t_handle, trans_a ? 1 : 0, trans_b ? 1 : 0, m, n, k, &one, A, (int)CUDA_R_32F, lda, B,
+                                  (int)CUDA_R_32F, ldb, &beta, C, (int)CUDA_R_32F, ldc, compute, GEMM_DEFAULT);
   if (s != 0) {
     char what[160];
-    snprintf(what, sizeof(what), "cublasSgemm_v2 m=%d n=%d k=%d returned status %d", m, n, k, s);
+    snprintf(what, sizeof(what), "cublasGemmEx m=%d n=%d k=%d (compute type %d) returned status %d", m, n, k, compute,
+             s);
     cuda_fail_message(__FILE__, __LINE__, what);
   }
 }
@@ -129,12 +141,12 @@ void cublas_sgemm(bool trans_a, bool trans_b, int m, int n, int k, const float* 
 #else  // the host emulation runs only kernels we write
 
 bool cublas_load(char* description, size_t len) {
-  snprintf(description, len, "own fp32 tiles (host emulation)");
+  snprintf(description, len, "own tiles (host emulation)");
   return false;
 }
 bool cublas_active(void) { return false; }
 void cublas_enable(bool) {}
-void cublas_sgemm(bool, bool, int, int, int, const float*, int, const float*, int, float, float*, int) {
+void cublas_sgemm(bool, bool, int, int, int, const float*, int, const float*, int, float, float*, int, int) {
   cuda_fail_message(__FILE__, __LINE__, "cublas_sgemm called in the host emulation");
 }
 #endif

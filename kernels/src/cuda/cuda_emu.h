@@ -90,6 +90,17 @@ inline double atomicAdd(double* addr, double v) {
 }
 
 inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+// Bit casts of the CUDA Math API (reinterpret, no conversion).
+inline unsigned __float_as_uint(float x) {
+  unsigned u;
+  memcpy(&u, &x, sizeof(u));
+  return u;
+}
+inline float __uint_as_float(unsigned u) {
+  float x;
+  memcpy(&x, &u, sizeof(x));
+  return x;
+}
 inline double rsqrt(double x) { return 1.0 / sqrt(x); }
 
 // ---- the CUDA Runtime API subset the backend uses ----

@@ -8,13 +8,39 @@
 // tile with a 4x4 register block per thread in fp32 (no TF32, like the CPU reference). Products
 // with few output tiles and a long k (the weight gradients: k = B*T rows) split k over the grid's
 // z and add their partial sums atomically, so the grid fills the device.
+#include <string.h>
+
 #include "cublas.h"
 #include "gemm.cuh"
+#include "matmul_precision.h"
+
+static int g_precision = MATMUL_FP32;
+int matmul_precision(void) { return g_precision; }
+void matmul_set_precision(int precision) { g_precision = precision; }
+int matmul_precision_parse(const char* name) {
+  return strcmp(name, "fp32") == 0 ? MATMUL_FP32 : strcmp(name, "tf32") == 0 ? MATMUL_TF32
+                                               : strcmp(name, "bf16") == 0   ? MATMUL_BF16
+                                                                             : -1;
+}
+const char* matmul_precision_name(int precision) {
+  return precision == MATMUL_BF16 ? "bf16" : precision == MATMUL_TF32 ? "tf32" : "fp32";
+}
+
+// An operand as the tensor cores take it in the precision's format: the mantissa rounded to
+// nearest even at 7 (bf16) or 10 (tf32) bits, the exponent unchanged; Inf and NaN pass through.
+__device__ __forceinline__ float round_operand(float x, int precision) {
+  if (precision == MATMUL_FP32) return x;
+  unsigned u = __float_as_uint(x);
+  if ((u & 0x7f800000u) == 0x7f800000u) return x;
+  int drop = precision == MATMUL_BF16 ? 16 : 13;
+  u += ((1u << (drop - 1)) - 1u) + ((u >> drop) & 1u);
+  return __uint_as_float(u & ~((1u << drop) - 1u));
+}
 
 #define TILE 64
 #define TK 16
 
-__global__ void __launch_bounds__(256) gemm_kernel(GemmView g) {
+__global__ void __launch_bounds__(256) gemm_kernel(GemmView g, int precision) {
   __shared__ float As[TK][TILE + 1];
   __shared__ float Bs[TK][TILE + 1];
   int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
@@ -32,11 +58,11 @@ __global__ void __launch_bounds__(256) gemm_kernel(GemmView g) {
       int mm = a_k_fast ? e / TK : e % TILE, kk = a_k_fast ? e % TK : e / TILE;
       int m = m0 + mm, k = k0 + kk;
       bool ka = k < k_end && (g.k_frames == NULL || g.k_frames[k] == FRAME_TOKEN);
-      As[kk][mm] = (m < g.M && ka) ? g.A[m * g.a_rs + k * g.a_cs] : 0.0f;
+      As[kk][mm] = (m < g.M && ka) ? round_operand(g.A[m * g.a_rs + k * g.a_cs], precision) : 0.0f;
       int nn = b_n_fast ? e % TILE : e / TK, kb = b_n_fast ? e / TILE : e % TK;
       int n = n0 + nn, k2 = k0 + kb;
       bool kb_ok = k2 < k_end && (g.k_frames == NULL || g.k_frames[k2] == FRAME_TOKEN);
-      Bs[kb][nn] = (n < g.N && kb_ok) ? g.B[k2 * g.b_rs + n * g.b_cs] : 0.0f;
+      Bs[kb][nn] = (n < g.N && kb_ok) ? round_operand(g.B[k2 * g.b_rs + n * g.b_cs], precision) : 0.0f;
     }
     __syncthreads();
     for (int kk = 0; kk < TK; kk++) {
@@ -76,7 +102,7 @@ void gemm(const GemmView& g) {
     int by_fill = ceil_div(FILL_BLOCKS, tiles), by_k = g.K / SPLIT_MIN_K;
     grid.z = by_fill < by_k ? by_fill : by_k;
   }
-  LAUNCH(gemm_kernel, grid, 256, 0, g);
+  LAUNCH(gemm_kernel, grid, 256, 0, g, g_precision);
   LAUNCH_CHECK(gemm_kernel);
 }
 
@@ -112,7 +138,7 @@ __global__ void column_sum_kernel(float* out, const float* in, int N, int C, con
 #define GEMV_MAX_ROWS 8
 #define GEMV_WARPS 8
 __global__ void __launch_bounds__(GEMV_WARPS * 32)
-    gemv_kernel(float* out, const float* inp, const float* w, const float* bias, int N, int IC, int OC) {
+    gemv_kernel(float* out, const float* inp, const float* w, const float* bias, int N, int IC, int OC, int precision) {
   int lane = threadIdx.x % 32;
   int j = blockIdx.x * GEMV_WARPS + threadIdx.x / 32;
   if (j >= OC) return;  // whole warps
@@ -121,10 +147,10 @@ __global__ void __launch_bounds__(GEMV_WARPS * 32)
 UNROLL
   for (int n = 0; n < GEMV_MAX_ROWS; n++) acc[n] = 0.0f;
   for (int k = lane; k < IC; k += 32) {
-    float wk = wj[k];
+    float wk = round_operand(wj[k], precision);
 UNROLL
     for (int n = 0; n < GEMV_MAX_ROWS; n++)
-      if (n < N) acc[n] += wk * inp[(int64_t)n * IC + k];
+      if (n < N) acc[n] += wk * round_operand(inp[(int64_t)n * IC + k], precision);
   }
 UNROLL
   for (int n = 0; n < GEMV_MAX_ROWS; n++) {
@@ -136,7 +162,8 @@ UNROLL
 
 void matmul_forward_cuda(float* out, const float* inp, const float* weight, const float* bias, int N, int IC, int OC) {
   if (N <= GEMV_MAX_ROWS) {
-    LAUNCH(gemv_kernel, ceil_div(OC, GEMV_WARPS), GEMV_WARPS * 32, 0, out, inp, weight, bias, N, IC, OC);
+    LAUNCH(gemv_kernel, ceil_div(OC, GEMV_WARPS), GEMV_WARPS * 32, 0, out, inp, weight, bias, N, IC, OC,
+           g_precision);
     LAUNCH_CHECK(gemv_kernel);
     return;
   }
@@ -147,7 +174,7 @@ void matmul_forward_cuda(float* out, const float* inp, const float* weight, cons
       LAUNCH(bias_rows_kernel, ceil_div((int64_t)N * OC, BLOCK), BLOCK, 0, out, bias, N, OC);
       LAUNCH_CHECK(bias_rows_kernel);
     }
-    cublas_sgemm(true, false, OC, N, IC, weight, IC, inp, IC, bias ? 1.0f : 0.0f, out, OC);
+    cublas_sgemm(true, false, OC, N, IC, weight, IC, inp, IC, bias ? 1.0f : 0.0f, out, OC, g_precision);
     return;
   }
   // out = inp @ W^T: B(k, j) = W[j, k].
@@ -159,8 +186,8 @@ void matmul_backward_cuda(float* dinp, float* dweight, float* dbias, const float
   if (cublas_active()) {
     // Column-major: dinp^T (IC x N) += W^T (IC x OC, W's own view) dout^T (OC x N, dout's view);
     // dW^T (IC x OC) += inp^T (IC x N, inp's view) dout (dout's view OC x N, transposed).
-    cublas_sgemm(false, false, IC, N, OC, weight, IC, dout, OC, 1.0f, dinp, IC);
-    cublas_sgemm(false, true, IC, OC, N, inp, IC, dout, OC, 1.0f, dweight, IC);
+    cublas_sgemm(false, false, IC, N, OC, weight, IC, dout, OC, 1.0f, dinp, IC, g_precision);
+    cublas_sgemm(false, true, IC, OC, N, inp, IC, dout, OC, 1.0f, dweight, IC, g_precision);
   } else {
     // dinp[N, IC] += dout[N, OC] @ W[OC, IC]
     gemm(GemmView{N, IC, OC, dout, OC, 1, weight, IC, 1, dinp, IC, NULL, 1, NULL, NULL});
