@@ -303,7 +303,8 @@ class NativeModel : public Napi::ObjectWrap<NativeModel> {
 
   Napi::Value GetStep(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), model_.step); }
 
-  // trainingMemory(B, T): { backend, needBytes, availableBytes, totalBytes } (null: no limit).
+  // trainingMemory(B, T, forwardOnly): { backend, needBytes, availableBytes, totalBytes } (null: no
+  // limit).
   Napi::Value TrainingMemory(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     int B = (int)read_int(env, info[0], "trainingMemory: batchSize", 1, INT32_MAX);
@@ -312,7 +313,8 @@ class NativeModel : public Napi::ObjectWrap<NativeModel> {
     model_.ops->mem_available(&available, &total);
     Napi::Object o = Napi::Object::New(env);
     o.Set("backend", Napi::String::New(env, model_.ops->name));
-    o.Set("needBytes", Napi::Number::New(env, (double)model_training_bytes(&model_, B, T)));
+    bool forward_only = info.Length() > 2 && info[2].IsBoolean() && info[2].As<Napi::Boolean>().Value();
+    o.Set("needBytes", Napi::Number::New(env, (double)model_training_bytes(&model_, B, T, forward_only ? 1 : 0)));
     o.Set("availableBytes", available == SIZE_MAX ? env.Null() : Napi::Number::New(env, (double)available));
     o.Set("totalBytes", total == SIZE_MAX ? env.Null() : Napi::Number::New(env, (double)total));
     return o;

@@ -224,7 +224,7 @@ interface NativeModel {
   policyForward(batch: ScoredBatch, options: PolicyLossOptions): Promise<PolicyLossResult>;
   step(options: AdamWOptions): Promise<StepResult>;
   createDecoder(batchSize: number): NativeDecoder;
-  trainingMemory(batchSize: number, seqLen: number): TrainingMemory;
+  trainingMemory(batchSize: number, seqLen: number, forwardOnly?: boolean): TrainingMemory;
 }
 
 /** What a training step would still take on the model's backend, and what is left there. */
@@ -426,9 +426,10 @@ export class KernelModel {
    * Whether a training step of batchSize x seqLen fits where this model lives: call it before a
    * trainer's first step, so that a config too large is refused with both numbers instead of
    * failing part way (issue 39: "refused before training with the estimate and the free memory").
+   * `forwardOnly`: a forward without backward (a frozen reference model's log-probabilities).
    */
-  trainingMemory(batchSize: number, seqLen: number): TrainingMemory {
-    return this.native.trainingMemory(batchSize, seqLen);
+  trainingMemory(batchSize: number, seqLen: number, options: { forwardOnly?: boolean } = {}): TrainingMemory {
+    return this.native.trainingMemory(batchSize, seqLen, options.forwardOnly === true);
   }
 
   // Synchronous copies: call them when no Promise of this model is pending.

@@ -224,21 +224,23 @@ static void ensure_io(Model* m, int B, int T) {
   m->io_cap = BT;
 }
 
-size_t model_training_bytes(const Model* m, int B, int T) {
+size_t model_training_bytes(const Model* m, int B, int T, int forward_only) {
   const size_t F = sizeof(float), BT = (size_t)B * T;
   size_t sz[NUM_ACTS], more = 0;
   // A buffer that grows is freed before the larger one is taken: it costs the difference.
   auto grow = [&](size_t need, size_t have) { more += need > have ? (need - have) * F : 0; };
   act_sizes(m, B, T, 0, sz);
   grow(total(sz), m->acts_cap);
-  act_sizes(m, B, T, 1, sz);
-  grow(total(sz), m->dacts_cap);
-  grow(mulCheck((size_t)B * m->cfg.heads, (size_t)T * (m->ops->attention_keeps_weights ? T : 1)), m->scratch_cap);
+  if (!forward_only) {
+    act_sizes(m, B, T, 1, sz);
+    grow(total(sz), m->dacts_cap);
+    grow(mulCheck((size_t)B * m->cfg.heads, (size_t)T * (m->ops->attention_keeps_weights ? T : 1)), m->scratch_cap);
+  }
   // ensure_io: inputs, targets, argmax, mask, frames [BT, P] and the RL buffers on the backend.
   size_t io_per_token = 4 + (size_t)m->cfg.frame_dim + RL_DEV;
   grow(BT * io_per_token, m->io_cap * io_per_token);
   if (m->ops == kernel_ops_cpu()) grow(BT * (5 + RL_HOST), m->io_cap * (5 + RL_HOST));  // host copies
-  if (m->m == NULL) more += 2 * m->num_params * F;
+  if (m->m == NULL && !forward_only) more += 2 * m->num_params * F;
   return more;
 }
 

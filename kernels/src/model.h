@@ -109,7 +109,9 @@ void model_forward(Model* model, const int* inputs, const float* frames, const i
 // gradients, attention scratch, batch buffers, and the AdamW moments before the first update;
 // host buffers too on the CPU backend, whose budget holds both): compare with mem_available before
 // training, so a config that cannot fit is refused with numbers instead of failing mid-step.
-size_t model_training_bytes(const Model* model, int B, int T);
+// forward_only: what a forward without backward would take (log-probabilities of a frozen
+// reference model): activations and batch buffers only.
+size_t model_training_bytes(const Model* model, int B, int T, int forward_only);
 // Gradients of the last forward's loss; accumulate = 0 zeroes the gradient buffer first.
 void model_backward(Model* model, int accumulate);
 

@@ -119,6 +119,18 @@ describe("model", () => {
     }
   });
 
+  it("says what a forward alone would allocate (a frozen reference model's log-probabilities)", async () => {
+    const model = createModel(cfg, { seed: 3 });
+    const forward = model.trainingMemory(2, 12, { forwardOnly: true });
+    // No activation gradients, attention scratch or moments: less than a training step's estimate.
+    expect(forward.needBytes).toBeGreaterThan(0);
+    expect(forward.needBytes).toBeLessThan(model.trainingMemory(2, 12).needBytes);
+    const used = memoryInUse();
+    await model.forward(makeBatch(cfg, 2, 12, 5));
+    expect(memoryInUse() - used).toBe(forward.needBytes);
+    expect(model.trainingMemory(2, 12, { forwardOnly: true }).needBytes).toBe(0);
+  });
+
   it("resumes from parameters + optimizer state exactly (checkpoint semantics)", async () => {
     const a = createModel(cfg, { seed: 4 });
     const batch = makeBatch(cfg, 2, 8, 3);

@@ -4,13 +4,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { videoFrameSampler } from "@paravt/agent";
+import { memoryInUse, setMemoryLimit } from "@paravt/kernels";
 import { createCoreModel, defaultTokenizer, initParameters, modelConfig, THINK_PREFIX } from "@paravt/nano";
 import { writeSuite } from "@paravt/suite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeAdvantages } from "./advantages";
 import { parseRlConfig } from "./config";
 import { trainSequence } from "./sequences";
-import { policyUpdate, trainRl, type TrainRlOptions } from "./train-rl";
+import { policyUpdate, RlTrainError, trainRl, type TrainRlOptions } from "./train-rl";
 
 const tok = defaultTokenizer();
 const mc = modelConfig(tok, { contextLength: 1024, width: 32, layers: 1, heads: 2, seed: 5 });
@@ -130,6 +131,27 @@ describe("trainRl", () => {
     expect(u2.result.loss).toBeCloseTo(u.result.loss, 5);
     expect(u2.result.gradNorm).toBeCloseTo(u.result.gradNorm, 4);
   }, 120_000);
+
+  it("refuses an update that cannot fit before the first rollout, with the estimate and what is available", async () => {
+    // The CPU core's process budget plays the device's free memory: room for both models'
+    // parameters, not for a micro-batch of context-length sequences.
+    setMemoryLimit(memoryInUse() + 64 * 2 ** 20);
+    try {
+      let rolledOut = false;
+      const e = await trainRl({ ...base({ steps: 1, microBatchSize: 64 }), onStep: () => void (rolledOut = true) }).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(e).toBeInstanceOf(RlTrainError);
+      expect((e as RlTrainError).code).toBe("DOES_NOT_FIT");
+      expect((e as Error).message).toMatch(
+        /^trainRl: a policy update of 64 x 1024 tokens needs \d+\.\d\d GiB more on the cpu core \(with the reference model's forward\), and 0\.\d\d GiB of \d+\.\d\d GiB are available: lower microBatchSize or the context length$/,
+      );
+      expect(rolledOut).toBe(false);
+    } finally {
+      setMemoryLimit(0);
+    }
+  });
 
   it("an interrupted run resumed from its checkpoint equals the uninterrupted run", async () => {
     const out1 = join(root, "full");

@@ -47,7 +47,7 @@ import { policyBatch, trainSequence, type TrainSequence } from "./sequences";
 export class RlTrainError extends Error {
   override name = "RlTrainError";
   constructor(
-    readonly code: "BAD_OPTIONS" | "NO_DATA" | "RESUME_MISMATCH" | "NON_FINITE" | "CANCELLED",
+    readonly code: "BAD_OPTIONS" | "NO_DATA" | "RESUME_MISMATCH" | "NON_FINITE" | "CANCELLED" | "DOES_NOT_FIT",
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -353,6 +353,7 @@ export async function trainRl(o: TrainRlOptions): Promise<TrainRlResult> {
   }
   // SPEC §3: KL against a frozen reference policy = the initial weights, in a second core model.
   const refModel = createCoreModel(modelConfig, reference);
+  refuseWhatCannotFit(model, refModel, modelConfig, config);
 
   const outDir = o.outDir;
   const checkpoints: string[] = [];
@@ -545,6 +546,33 @@ interface UpdateResult {
   clipScale: number;
   lossTokens: number;
   sequences: number;
+}
+
+/**
+ * Refuses, before the first rollout, an update that cannot fit where the models live (issue 39):
+ * a micro-batch of the longest sequences a rollout can produce (the context length) through the
+ * policy's forward and backward, plus the reference model's forward when the KL term needs it.
+ * Not counted: the rollouts' decoders (KV caches of groupSize sequences), which are smaller.
+ */
+function refuseWhatCannotFit(
+  model: KernelModel,
+  refModel: KernelModel,
+  modelConfig: ModelConfig,
+  config: RlConfig,
+): void {
+  const T = modelConfig.contextLength;
+  const policy = model.trainingMemory(config.microBatchSize, T);
+  const reference = config.klCoef > 0 ? refModel.trainingMemory(config.microBatchSize, T, { forwardOnly: true }) : null;
+  const need = policy.needBytes + (reference?.needBytes ?? 0);
+  if (policy.availableBytes === null || need <= policy.availableBytes) return;
+  const gib = (b: number) => `${(b / 2 ** 30).toFixed(2)} GiB`;
+  throw new RlTrainError(
+    "DOES_NOT_FIT",
+    `trainRl: a policy update of ${config.microBatchSize} x ${T} tokens needs ${gib(need)} more on the ` +
+      `${policy.backend} core${reference ? " (with the reference model's forward)" : ""}, and ` +
+      `${gib(policy.availableBytes)} of ${gib(policy.totalBytes ?? policy.availableBytes)} are available: ` +
+      `lower microBatchSize or the context length`,
+  );
 }
 
 /**
