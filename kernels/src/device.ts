@@ -47,3 +47,15 @@ export function resolveDevice(requested: DeviceChoice, probe: CudaProbe | null):
   if (requested === "cuda") throw new Error(`PARAVT_DEVICE=cuda, but ${reason}: start with PARAVT_DEVICE=cpu or auto`);
   return { backend: "cpu", note: `PARAVT_DEVICE=auto: ${reason}; using the cpu core` };
 }
+
+/**
+ * What the CUDA backend says when an error has made the process's CUDA context unusable (a kernel
+ * fault, an uncorrectable ECC error: src/cuda/backend_cuda.cu `context_lost`, which appends
+ * "; the CUDA context is lost: this process must restart to use the GPU again"). Every later call
+ * fails the same way, so a worker that meets it in its own process must restart.
+ */
+export const CUDA_CONTEXT_LOST = "the CUDA context is lost";
+
+export function isCudaContextLost(message: string): boolean {
+  return message.includes(CUDA_CONTEXT_LOST);
+}

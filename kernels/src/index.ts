@@ -12,7 +12,9 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 export {
+  CUDA_CONTEXT_LOST,
   DEVICE_CHOICES,
+  isCudaContextLost,
   resolveDevice,
   type CudaDevice,
   type CudaProbe,

@@ -1,3 +1,4 @@
+import { isCudaContextLost } from "@paravt/kernels";
 import type { JobName, JobPayload, RunChange } from "@paravt/shared";
 import { runs } from "@paravt/shared/server";
 
@@ -32,6 +33,24 @@ export type JobHandler<N extends JobName> = (payload: JobPayload<N>, ctx: RunCon
 /** Thrown by a handler when retrying cannot help (bad input, missing file): fails at once. */
 export class PermanentJobError extends Error {
   override name = "PermanentJobError";
+}
+
+/**
+ * This worker's own GPU can no longer run anything (its CUDA context is lost): the job fails as a
+ * retryable error, so another delivery retries it, and the worker stops (main.ts) so that a
+ * restart gets a fresh context.
+ */
+export class DeviceLostError extends Error {
+  override name = "DeviceLostError";
+}
+
+/**
+ * A failure that means this process lost its CUDA context, as a DeviceLostError; null otherwise.
+ * Only work that ran on the core in this process counts (`inProcessCuda`): the same words from a
+ * training child (its own process) or a remote server's GPU say nothing about this worker's.
+ */
+export function deviceLoss(message: string | null | undefined, inProcessCuda: boolean): DeviceLostError | null {
+  return inProcessCuda && message && isCudaContextLost(message) ? new DeviceLostError(message) : null;
 }
 
 /** Thrown when the job's entity is gone: not an error, the job is simply skipped. */

@@ -8,6 +8,9 @@ import { ActiveJobs, startHeartbeat } from "./heartbeat";
 import { briefError } from "./log";
 import { log, startWorkers } from "./start-workers";
 
+/** EX_TEMPFAIL (sysexits.h): the worker stopped because its GPU needs a fresh process. */
+const EXIT_DEVICE_LOST = 75;
+
 async function main(): Promise<void> {
   // eslint-disable-next-line no-restricted-properties -- worker-only settings are parsed here once
   const wenv = workerEnv(process.env);
@@ -24,6 +27,14 @@ async function main(): Promise<void> {
     lockMs: wenv.WORKER_LOCK_MS,
     stalledCheckMs: wenv.WORKER_STALLED_CHECK_MS,
     active,
+    // Every later CUDA call of this process fails the same way: stop taking jobs and exit with
+    // EX_TEMPFAIL, so the supervisor (compose's restart policy, systemd) starts a fresh process.
+    onDeviceLost: (err) => {
+      log("the GPU's CUDA context is lost: this worker stops so that a restart gets a fresh one", {
+        error: briefError(err),
+      });
+      void shutdown("CUDA context lost", EXIT_DEVICE_LOST);
+    },
   });
   let heartbeatFailedAt = 0;
   const heartbeat = startHeartbeat({
@@ -75,7 +86,7 @@ async function main(): Promise<void> {
   }
 
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  async function shutdown(signal: string, exitCode = 0): Promise<void> {
     if (stopping) return;
     stopping = true;
     log("shutting down: finishing active jobs", { signal });
@@ -87,8 +98,8 @@ async function main(): Promise<void> {
     await redis().quit();
     await db().$disconnect();
     log("worker stopped");
-    process.exit(0);
-  };
+    process.exit(exitCode);
+  }
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 }

@@ -2,6 +2,7 @@ import { createRedis, serverEnv } from "@paravt/shared/server";
 import type { QueueName } from "@paravt/shared";
 import { Worker, type Job } from "bullmq";
 import type { ActiveJobs } from "./heartbeat";
+import { DeviceLostError } from "./job-context";
 import { log } from "./log";
 import { onJobFailedOutsideProcessor, processJob } from "./process-job";
 
@@ -69,6 +70,8 @@ export function startWorkers(opts: {
   quiet?: boolean;
   /** Where the deliveries in progress are listed for the heartbeat (heartbeat.ts). */
   active?: ActiveJobs;
+  /** A job failed because this process lost its CUDA context (job-context.ts DeviceLostError). */
+  onDeviceLost?: (err: DeviceLostError) => void;
 }): RunningWorkers {
   const env = serverEnv();
   const say = opts.quiet ? () => undefined : log;
@@ -87,6 +90,7 @@ export function startWorkers(opts: {
     );
     worker.on("failed", (job, err) => {
       say("job failed", { queue: queueName, job: job?.name, id: job?.id, error: err.message });
+      if (err instanceof DeviceLostError) opts.onDeviceLost?.(err);
       if (err.message.includes("stalled more than allowable limit")) {
         void onJobFailedOutsideProcessor(job, err).catch((e: Error) =>
           log("could not record failure", { error: e.message }),

@@ -53,6 +53,7 @@ static bool context_lost(int err) {
 
 void cuda_fail(const char* file, int line, const char* what, cudaError_t err) {
   failf("%s:%d: %s: %s (CUDA error %d)%s", file, line, what, cudaGetErrorString(err), (int)err,
+        // The marker text is CUDA_CONTEXT_LOST of src/device.ts (workers stop on it).
         context_lost((int)err) ? "; the CUDA context is lost: this process must restart to use the GPU again" : "");
 }
 
@@ -63,6 +64,7 @@ double* cuda_sumsq_partials(void) { return g_sumsq_partials; }
 static void* cuda_alloc(size_t bytes, const char* file, int line) {
   void* p = NULL;
   cudaError_t err = cudaMalloc(&p, bytes > 0 ? bytes : 1);
+  if (err != cudaSuccess && context_lost((int)err)) cuda_fail(file, line, "cudaMalloc", err);  // not memory
   if (err != cudaSuccess) {
     cudaGetLastError();  // an allocation failure is not sticky: clear it
     size_t free_b = 0, total_b = 0;

@@ -1,8 +1,9 @@
 import { ReferenceQuestionSchema } from "@paravt/benchmarks/reference-question";
 import type { EvalRunConfig } from "@paravt/shared";
 import { db, episodePrompts, evals, models, onRunEvents, runs } from "@paravt/shared/server";
-import { isRunSettingsError, openEvalEngine, runSample, type SampleInput } from "../eval-sample";
-import { PermanentJobError, SkipJobError, type JobHandler } from "../job-context";
+import { backendName } from "@paravt/kernels";
+import { isRunSettingsError, nanoEvalEngineKind, openEvalEngine, runSample, type SampleInput } from "../eval-sample";
+import { deviceLoss, PermanentJobError, SkipJobError, type JobHandler } from "../job-context";
 
 const TERMINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
 
@@ -72,7 +73,8 @@ export function loadSample(sampleId: string) {
  * taken-over shard resumes where the last one stopped. Each sample's episode is stored with its
  * turns and tool calls in one transaction before the next starts; an engine that fails (dead
  * server, decode error) makes that sample ERROR with the reason, never a wrong answer, and the
- * shard goes on. Cancellation is seen between samples (the row) and during one (run events abort
+ * shard goes on; except a lost CUDA context of this worker (DeviceLostError): nothing is stored, the
+ * shard fails to be retried, and the worker stops. Cancellation is seen between samples (the row) and during one (run events abort
  * the episode, which is then not stored).
  */
 export const handleEvalShard: JobHandler<"eval.shard"> = async ({ runId, shard, from, to }, ctx) => {
@@ -90,8 +92,12 @@ export const handleEvalShard: JobHandler<"eval.shard"> = async ({ runId, shard, 
   const apiKey = model.kind === "OPENAI_COMPATIBLE" ? await models.modelApiKey(model.id) : null;
   // A model that cannot be opened (missing checkpoint, refused endpoint URL) fails the run with
   // the reason; an engine that fails while answering only fails that sample.
+  // Nano on the CUDA core runs in this process: a lost CUDA context there is this worker's fault.
+  const inProcessCuda = model.kind === "NANO_CHECKPOINT" && nanoEvalEngineKind(backendName()) === "core";
   const engine = await openEvalEngine(model, apiKey).catch((err: Error) => {
-    throw new PermanentJobError(`Cannot open model "${model.name}": ${err.message}`);
+    throw (
+      deviceLoss(err.message, inProcessCuda) ?? new PermanentJobError(`Cannot open model "${model.name}": ${err.message}`)
+    );
   });
   const controller = new AbortController();
   const stopListening = await abortOnStop(run.projectId, runId, controller);
@@ -123,6 +129,9 @@ export const handleEvalShard: JobHandler<"eval.shard"> = async ({ runId, shard, 
         }
         // An episode cut short by a cancel is not a result: nothing is stored.
         if (controller.signal.aborted) throw controller.signal.reason;
+        // Nor is one cut short by this worker's lost GPU: the shard is retried, the worker stops.
+        const lost = record.status === "ERROR" ? deviceLoss(record.error, inProcessCuda) : null;
+        if (lost) throw lost;
       }
       const fresh = await evals.storeEpisode(runId, record);
       evaluated++;
