@@ -13,7 +13,8 @@
 #    configs, CUDA core (with cuBLAS where a libcublas is found, and with its own matmul kernel)
 #    vs the PyTorch mirror eager and under torch.compile (reduce-overhead: max-autotune's compile
 #    alone would not fit the time box), and decode tokens/s at batch 1, 8, 64. The compiled runs
-#    come last and are skipped once the 7-minute budget is near (SKIP_COMPILE=1 skips them);
+#    come last and are skipped once the budget (BUDGET_S, 420 s) is near; SKIP_COMPILE=1,
+#    SKIP_OWN=1 (the own-matmul rows) and SKIP_MEMCHECK=1 shorten a run;
 # 4. profiles one core step per op (profile_step_cuda) for the 25 M config;
 # 5. prints the tables (also $OUT/device-table.md when OUT is set) for kernels/README.md.
 # Everything it measured is in $OUT (or /tmp/paravt-device-check) as it goes: bench.jsonl, the logs.
@@ -53,7 +54,7 @@ grep -v "^  ok" "$OUT_DIR/parity.log" | tail -15
 if [ "$parity" = 2 ]; then
   say "no usable CUDA device (above): benchmark skipped"; exit 2
 fi
-if command -v compute-sanitizer >/dev/null; then
+if [ "${SKIP_MEMCHECK:-0}" != 1 ] && command -v compute-sanitizer >/dev/null; then
   say "== memcheck (compute-sanitizer, at most 60 s) at $(elapsed) s"
   (cd kernels/test && timeout 60 compute-sanitizer --tool memcheck --print-limit 20 ../build/test/cuda/test_cuda fixtures/step-v1.bin) \
     > "$OUT_DIR/memcheck.log" 2>&1
@@ -77,7 +78,9 @@ CONFIGS=(
 for c in "${CONFIGS[@]}"; do
   read -r name B T V C L H P <<<"$c"
   timeout 90 kernels/build/test/cuda/bench_cuda "$B" "$T" "$V" "$C" "$L" "$H" "$P" 5 2>>"$LOG" | tag "$name"
-  PARAVT_CUBLAS=0 timeout 90 kernels/build/test/cuda/bench_cuda "$B" "$T" "$V" "$C" "$L" "$H" "$P" 5 2>>"$LOG" | tag "$name"
+  if [ "${SKIP_OWN:-0}" != 1 ]; then  # the own matmul kernels instead of cuBLAS
+    PARAVT_CUBLAS=0 timeout 90 kernels/build/test/cuda/bench_cuda "$B" "$T" "$V" "$C" "$L" "$H" "$P" 5 2>>"$LOG" | tag "$name"
+  fi
   # bf16 mixed precision: the core's PARAVT_MATMUL_PRECISION=bf16 vs PyTorch's "medium" (the same
   # cuBLAS compute type, CUBLAS_COMPUTE_32F_FAST_16BF, on fp32 tensors)
   PARAVT_MATMUL_PRECISION=bf16 timeout 90 kernels/build/test/cuda/bench_cuda "$B" "$T" "$V" "$C" "$L" "$H" "$P" 5 \

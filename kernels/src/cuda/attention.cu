@@ -4,170 +4,427 @@
 // Training is fused, flash-style (online softmax): the T x T weights are never stored. The forward
 // keeps one float per query row, its log-sum-exp (the table's attention_keeps_weights = 0, so the
 // model sizes att as [B,H,T] and the backward scratch as [B,H,T]); the backward recomputes each
-// weight from it. One warp per query row (forward, dq) or key (dk, dv): lanes take 32 keys at a
-// time for the scores, then the head's channels for the sums, with the chunk's weights passed by
-// shuffles. fp32 throughout; the order of the sums differs from the CPU's, so results agree to
-// rounding (test/test_cuda.cc), not bit for bit.
+// weight from it. All three training kernels work on tiles of one (sequence, head) staged in
+// shared memory: a block owns a tile of query rows (forward, dq) or of keys (dk, dv) and loops
+// over the tiles of the other side that causality leaves (tiles wholly above the diagonal are
+// never visited). Each thread keeps a 4-row register block of every product (scores, dq, dk,
+// dv), so one shared-memory read feeds several multiply-adds. The backward is two kernels, so
+// that every gradient element has one owner (no atomics, the same numbers on every run): dq per
+// query tile, which first computes D_t = dout_t . out_t = sum_j p_tj (dout_t . v_j) into the
+// scratch [B,H,T], then dk, dv per key tile, which reads it. fp32 throughout; the order of the
+// sums differs from the CPU's, so results agree to rounding (test/test_cuda.cc), not bit for bit.
+#include <string.h>
+
 #include "common.cuh"
 
 #define WARPS (BLOCK / 32)
-#define MAX_HS 128  // head size at most 4 channels per lane
+#define MAX_HS 128  // the largest head the training kernels are instantiated for (attn_dim below)
 
-// q, k or v (part 0, 1, 2) of position t of head h in sequence b.
-__device__ __forceinline__ const float* head_row(const float* qkv, int64_t b, int t, int T, int C, int h, int hs,
-                                                 int part) {
-  return qkv + (b * T + t) * 3 * (int64_t)C + part * C + h * hs;
+// ---- training: shared-memory tiles ----
+//
+// A tile of n rows (positions) of one head holds D >= hs channels per row, row-major with a row
+// stride of D + 4 floats: the channels past hs are zeros, so products over d can always run over
+// all D (a compile-time count: unrolled, register blocks indexed by constants only), and
+// rows past T are zeros too, so every product is finite and masking only has to zero weights.
+// D + 4 keeps rows 16-byte aligned (4-float vector reads) and puts the rows that 8 consecutive
+// threads read (the quarter warp of a 16-byte access) in 8 different 4-bank groups. Tiles of
+// weights (p or ds, [rows][cols]) have the same shape with cols in place of D.
+//
+// Threads: 16 per row group (tx, the tile's columns, `lane % 16`, so a row's 16 threads are one
+// half warp and reduce with shuffles) times TY row groups (ty); a thread owns rows ty + TY i
+// (i < 4) and columns tx + 16 k of a weight tile, and channels ch(c) (below) of a [rows][D] result.
+#define RM 4  // rows per thread
+
+// A partial unroll (UNROLL, common.cuh, unrolls fully): enough independent loads in flight without
+// the register pressure of hoisting a whole tile's loads (unrolling everything took up to 255
+// registers, and spills, and ran slower at the benchmark's larger shapes on an H200).
+#ifdef PARAVT_CUDA_EMU
+#define UNROLL_N(n)
+#else
+#define UNROLL_PRAGMA(x) _Pragma(#x)
+#define UNROLL_N(n) UNROLL_PRAGMA(unroll n)
+#endif
+
+// The head dimension the kernels are instantiated for: hs rounded up to 16, 32, 64 or 128.
+static inline int attn_dim(int hs) { return hs <= 16 ? 16 : hs <= 32 ? 32 : hs <= 64 ? 64 : 128; }
+
+// Tile sizes per D, all under the 48 KB of static shared memory a block may have without an
+// opt-in (which cuda_emu.h does not model); the row tile sets the threads: (rows / RM) * 16.
+// forward: query rows x keys per step; dq: query rows x keys; dkv: keys x query rows. Shared
+// memory per block (KB), D = 16 / 32 / 64 / 128: forward 32 / 44 / 43 / 35.5, dq 14.5 / 36 / 38.5
+// / 34, dkv 33 / 45 / 43 / 35.5. dq at D = 16 takes 32 rows, not 64: with 64 ptxas spilled.
+__host__ __device__ constexpr int fwd_rows(int D) { return D == 128 ? 32 : 64; }
+__host__ __device__ constexpr int fwd_cols(int D) { return D <= 32 ? 64 : D == 64 ? 32 : 16; }
+__host__ __device__ constexpr int dq_rows(int D) { return D == 32 ? 64 : D <= 64 ? 32 : 16; }
+__host__ __device__ constexpr int dq_cols(int D) { return D == 128 ? 16 : 32; }
+__host__ __device__ constexpr int dkv_rows(int D) { return D <= 32 ? 64 : D == 64 ? 32 : 16; }
+__host__ __device__ constexpr int dkv_cols(int D) { return D == 128 ? 16 : 32; }
+__host__ __device__ constexpr int threads_for(int rows) { return rows / RM * 16; }
+
+// dst[0..VW) = src[0..VW), one 4-, 8- or 16-byte shared-memory access (src aligned to VW floats).
+template <int VW>
+__device__ __forceinline__ void ldv(float* dst, const float* src) {
+#ifdef PARAVT_CUDA_EMU
+  memcpy(dst, src, VW * sizeof(float));
+#else
+  if constexpr (VW == 4) {
+    float4 v = *reinterpret_cast<const float4*>(src);
+    dst[0] = v.x, dst[1] = v.y, dst[2] = v.z, dst[3] = v.w;
+  } else if constexpr (VW == 2) {
+    float2 v = *reinterpret_cast<const float2*>(src);
+    dst[0] = v.x, dst[1] = v.y;
+  } else {
+    dst[0] = src[0];
+  }
+#endif
 }
 
-__device__ __forceinline__ float dot_hs(const float* a, const float* b, int hs) {
-  float s = 0.0f;
-  for (int d = 0; d < hs; d++) s += a[d] * b[d];
-  return s;
+// Rows r0..r0+NR-1 of one head's q, k, v or dout (src points at channel 0 of row 0, rows ld apart)
+// into a tile; consecutive threads take consecutive channels of a row (coalesced reads).
+template <int NR, int D, int NT>
+__device__ __forceinline__ void stage_rows(float* dst, const float* src, int64_t ld, int r0, int T, int hs) {
+  static_assert(NR * D % NT == 0, "a tile is a whole number of passes of the block");
+  UNROLL_N(8)
+  for (int it = 0; it < NR * D / NT; it++) {
+    int idx = (int)threadIdx.x + it * NT, r = idx / D, d = idx % D, t = r0 + r;
+    dst[r * (D + 4) + d] = t < T && d < hs ? src[t * ld + d] : 0.0f;
+  }
+}
+
+// acc[i][k] += sum_d A[ty + TY i][d] B[tx + 16 k][d] over two [rows][D] tiles (scores q.k, dout.v).
+template <int D, int TY, int CM>
+__device__ __forceinline__ void dot_tile(float (&acc)[RM][CM], const float* A, const float* B, int ty, int tx) {
+  UNROLL_N(4)
+  for (int d = 0; d < D; d += 4) {
+    float a[RM][4], b[CM][4];
+    UNROLL
+    for (int i = 0; i < RM; i++) ldv<4>(a[i], A + (ty + TY * i) * (D + 4) + d);
+    UNROLL
+    for (int k = 0; k < CM; k++) ldv<4>(b[k], B + (tx + 16 * k) * (D + 4) + d);
+    UNROLL
+    for (int e = 0; e < 4; e++)
+      UNROLL
+      for (int i = 0; i < RM; i++)
+        UNROLL
+        for (int k = 0; k < CM; k++) acc[i][k] += a[i][e] * b[k][e];
+  }
+}
+
+// A thread's channels of a [rows][D] result: vectors of VW = min(D/16, 4) channels, the 16 threads
+// of a row side by side (one contiguous run per vector: conflict-free reads, coalesced writes).
+template <int D>
+__device__ __forceinline__ int channel(int c, int tx) {
+  constexpr int VW = D / 16 < 4 ? D / 16 : 4;
+  return c / VW * 16 * VW + tx * VW + c % VW;
+}
+
+// acc[i][c] += sum_j W[ty + TY i][j] X[j][channel(c)]: a weight tile [rows][NJ] (p or ds) times a
+// [NJ][D] tile (v, k, dout or q). Weights past a row's causal limit are zeros.
+template <int D, int TY, int NJ>
+__device__ __forceinline__ void acc_tile(float (&acc)[RM][D / 16], const float* W, const float* X, int ty, int tx) {
+  constexpr int DM = D / 16, VW = DM < 4 ? DM : 4;
+  UNROLL_N(2)
+  for (int j = 0; j < NJ; j += 4) {
+    float w[RM][4];
+    UNROLL
+    for (int i = 0; i < RM; i++) ldv<4>(w[i], W + (ty + TY * i) * (NJ + 4) + j);
+    UNROLL
+    for (int e = 0; e < 4; e++) {
+      float x[DM];
+      UNROLL
+      for (int g = 0; g < DM / VW; g++) ldv<VW>(x + g * VW, X + (j + e) * (D + 4) + g * 16 * VW + tx * VW);
+      UNROLL
+      for (int i = 0; i < RM; i++)
+        UNROLL
+        for (int c = 0; c < DM; c++) acc[i][c] += w[i][e] * x[c];
+    }
+  }
+}
+
+// Reductions over the 16 threads of a row (a half warp; every lane of the warp takes part).
+__device__ __forceinline__ float row_max(float v) {
+  for (int o = 8; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+__device__ __forceinline__ float row_sum(float v) {
+  for (int o = 8; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
 }
 
 // out_t = sum_{j <= t} softmax_j(q_t . k_j * scale) v_j; lse[row] = log sum_j exp(s_j) (the scores
-// scaled). Keys in chunks of 32: the running max m, sum l and accumulators are rescaled when the
-// max grows.
-__global__ void attention_forward_kernel(float* out, float* lse, const float* qkv, int B, int T, int C, int H) {
-  int lane = threadIdx.x % 32;
-  int64_t row = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
-  if (row >= (int64_t)B * H * T) return;  // whole warps: the shuffles below see full warps
-  int64_t bh = row / T;
-  int t = (int)(row % T), h = (int)(bh % H), hs = C / H;
-  int64_t b = bh / H;
+// scaled). Block: (b h, query tile, the last tile first: it has the most keys). Per key tile: the
+// scores, then the running max m and sum l of each row (l as per-thread partial sums, reduced at
+// the end) rescale the accumulators when the max grows, then out += p v.
+template <int D>
+__global__ void __launch_bounds__(threads_for(fwd_rows(D)))
+    attention_forward_kernel(float* out, float* lse, const float* qkv, int T, int C, int H) {
+  constexpr int BR = fwd_rows(D), BC = fwd_cols(D), TY = BR / RM, NT = threads_for(BR), CM = BC / 16, DM = D / 16;
+  __align__(16) __shared__ float qs[BR * (D + 4)];
+  __align__(16) __shared__ float ks[BC * (D + 4)];
+  __align__(16) __shared__ float vs[BC * (D + 4)];
+  __align__(16) __shared__ float ps[BR * (BC + 4)];
+  int tx = threadIdx.x % 16, ty = threadIdx.x / 16, hs = C / H, bh = blockIdx.x, h = bh % H;
+  int q0 = (gridDim.y - 1 - blockIdx.y) * BR;
+  int64_t b = bh / H, ld = 3 * (int64_t)C;
+  const float* base = qkv + b * T * ld + h * hs;
   float scale = 1.0f / sqrtf((float)hs);
-  const float* q = head_row(qkv, b, t, T, C, h, hs, 0);
-  float m = -INFINITY, l = 0.0f, acc[MAX_HS / 32] = {0.0f, 0.0f, 0.0f, 0.0f};
-  for (int j0 = 0; j0 <= t; j0 += 32) {
-    int j = j0 + lane;
-    float s = j <= t ? dot_hs(q, head_row(qkv, b, j, T, C, h, hs, 1), hs) * scale : -INFINITY;
-    float m_new = fmaxf(m, warp_max(s));
-    float p = j <= t ? expf(s - m_new) : 0.0f;
-    float corr = expf(m - m_new);  // 0 on the first chunk (m = -inf)
-    l = l * corr + warp_sum(p);
-    int n = t - j0 + 1 < 32 ? t - j0 + 1 : 32;
-    for (int i = 0; i < MAX_HS / 32; i++) acc[i] *= corr;
-    for (int jj = 0; jj < n; jj++) {
-      float pj = __shfl_sync(0xffffffffu, p, jj);
-      const float* v = head_row(qkv, b, j0 + jj, T, C, h, hs, 2);
-      for (int i = 0; i < MAX_HS / 32; i++) {
-        int d = lane + 32 * i;
-        if (d < hs) acc[i] += pj * v[d];
+  stage_rows<BR, D, NT>(qs, base, ld, q0, T, hs);
+  float m[RM], l[RM], acc[RM][DM];
+  UNROLL
+  for (int i = 0; i < RM; i++) {
+    m[i] = -INFINITY, l[i] = 0.0f;
+    UNROLL
+    for (int c = 0; c < DM; c++) acc[i][c] = 0.0f;
+  }
+  int kend = q0 + BR < T ? q0 + BR : T;  // the keys of the tile's last row (or of row T-1)
+  for (int k0 = 0; k0 < kend; k0 += BC) {
+    __syncthreads();  // the previous step's reads of ks, vs, ps are done (and qs is staged)
+    stage_rows<BC, D, NT>(ks, base + C, ld, k0, T, hs);
+    stage_rows<BC, D, NT>(vs, base + 2 * C, ld, k0, T, hs);
+    __syncthreads();
+    float s[RM][CM];
+    UNROLL
+    for (int i = 0; i < RM; i++)
+      UNROLL
+      for (int k = 0; k < CM; k++) s[i][k] = 0.0f;
+    dot_tile<D, TY, CM>(s, qs, ks, ty, tx);
+    UNROLL
+    for (int i = 0; i < RM; i++) {
+      int t = q0 + ty + TY * i;
+      float mx = -INFINITY;
+      UNROLL
+      for (int k = 0; k < CM; k++) {
+        s[i][k] = k0 + tx + 16 * k <= t ? s[i][k] * scale : -INFINITY;
+        mx = fmaxf(mx, s[i][k]);
       }
-    }
-    m = m_new;
-  }
-  float* o = out + (b * T + t) * C + h * hs;
-  float inv = 1.0f / l;
-  for (int i = 0; i < MAX_HS / 32; i++) {
-    int d = lane + 32 * i;
-    if (d < hs) o[d] = acc[i] * inv;
-  }
-  if (lane == 0) lse[row] = m + logf(l);
-}
-
-// Per query row: Dt = sum_j p_tj (dout_t . v_j) (= dout_t . out_t) into dsum[row], then
-// dq_t += sum_j ds_tj k_j with ds_tj = p_tj (dout_t . v_j - Dt) scale.
-__global__ void attention_backward_dq_kernel(float* dqkv, float* dsum, const float* dout, const float* qkv,
-                                             const float* lse, int B, int T, int C, int H) {
-  int lane = threadIdx.x % 32;
-  int64_t row = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
-  if (row >= (int64_t)B * H * T) return;
-  int64_t bh = row / T;
-  int t = (int)(row % T), h = (int)(bh % H), hs = C / H;
-  int64_t b = bh / H;
-  float scale = 1.0f / sqrtf((float)hs), L = lse[row];
-  const float* q = head_row(qkv, b, t, T, C, h, hs, 0);
-  const float* g = dout + (b * T + t) * C + h * hs;
-  float D = 0.0f;
-  for (int j = lane; j <= t; j += 32) {
-    float p = expf(dot_hs(q, head_row(qkv, b, j, T, C, h, hs, 1), hs) * scale - L);
-    D += p * dot_hs(g, head_row(qkv, b, j, T, C, h, hs, 2), hs);
-  }
-  D = warp_sum(D);
-  if (lane == 0) dsum[row] = D;
-  float acc[MAX_HS / 32] = {0.0f, 0.0f, 0.0f, 0.0f};
-  for (int j0 = 0; j0 <= t; j0 += 32) {
-    int j = j0 + lane;
-    float ds = 0.0f;
-    if (j <= t) {
-      float p = expf(dot_hs(q, head_row(qkv, b, j, T, C, h, hs, 1), hs) * scale - L);
-      ds = p * (dot_hs(g, head_row(qkv, b, j, T, C, h, hs, 2), hs) - D) * scale;
-    }
-    int n = t - j0 + 1 < 32 ? t - j0 + 1 : 32;
-    for (int jj = 0; jj < n; jj++) {
-      float dsj = __shfl_sync(0xffffffffu, ds, jj);
-      const float* k = head_row(qkv, b, j0 + jj, T, C, h, hs, 1);
-      for (int i = 0; i < MAX_HS / 32; i++) {
-        int d = lane + 32 * i;
-        if (d < hs) acc[i] += dsj * k[d];
+      // Key 0 is in the first tile of every row, so m is finite from then on: no inf - inf.
+      float m_new = fmaxf(m[i], row_max(mx)), corr = expf(m[i] - m_new), sum = 0.0f;
+      UNROLL
+      for (int k = 0; k < CM; k++) {
+        float p = k0 + tx + 16 * k <= t ? expf(s[i][k] - m_new) : 0.0f;
+        ps[(ty + TY * i) * (BC + 4) + tx + 16 * k] = p;
+        sum += p;
       }
+      l[i] = l[i] * corr + sum;
+      m[i] = m_new;
+      UNROLL
+      for (int c = 0; c < DM; c++) acc[i][c] *= corr;
     }
+    __syncthreads();  // the tile of weights is complete
+    acc_tile<D, TY, BC>(acc, ps, vs, ty, tx);
   }
-  float* dq = dqkv + (b * T + t) * 3 * (int64_t)C + h * hs;
-  for (int i = 0; i < MAX_HS / 32; i++) {
-    int d = lane + 32 * i;
-    if (d < hs) dq[d] += acc[i];
+  UNROLL
+  for (int i = 0; i < RM; i++) {
+    int t = q0 + ty + TY * i;
+    float sum = row_sum(l[i]);
+    if (t >= T) continue;
+    float* o = out + (b * T + t) * C + h * hs;
+    float inv = 1.0f / sum;
+    UNROLL
+    for (int c = 0; c < DM; c++) {
+      int d = channel<D>(c, tx);
+      if (d < hs) o[d] = acc[i][c] * inv;
+    }
+    if (tx == 0) lse[(int64_t)bh * T + t] = m[i] + logf(sum);
   }
 }
 
-// Per key j: dk_j += sum_{t >= j} ds_tj q_t and dv_j += sum_{t >= j} p_tj dout_t, the queries in
-// chunks of 32 (lane = query), reading lse and dsum of each query row.
-__global__ void attention_backward_dkv_kernel(float* dqkv, const float* dsum, const float* dout, const float* qkv,
-                                              const float* lse, int B, int T, int C, int H) {
-  int lane = threadIdx.x % 32;
-  int64_t col = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
-  if (col >= (int64_t)B * H * T) return;
-  int64_t bh = col / T;
-  int j = (int)(col % T), h = (int)(bh % H), hs = C / H;
-  int64_t b = bh / H;
+// Per query tile, two passes over its key tiles: first D_t = sum_j p_tj (dout_t . v_j) (=
+// dout_t . out_t) into dsum, then dq_t += sum_j ds_tj k_j with ds_tj = p_tj (dout_t . v_j - D_t)
+// scale (p_tj = exp(q_t . k_j scale - lse_t)). The scores and dout . v are computed in both
+// passes: D_t needs the whole row before any ds, and `out` is not an input of the backward.
+template <int D>
+__global__ void __launch_bounds__(threads_for(dq_rows(D)))
+    attention_backward_dq_kernel(float* dqkv, float* dsum, const float* dout, const float* qkv, const float* lse,
+                                 int T, int C, int H) {
+  constexpr int BR = dq_rows(D), BC = dq_cols(D), TY = BR / RM, NT = threads_for(BR), CM = BC / 16, DM = D / 16;
+  __align__(16) __shared__ float qs[BR * (D + 4)];
+  __align__(16) __shared__ float gs[BR * (D + 4)];  // dout
+  __align__(16) __shared__ float ks[BC * (D + 4)];
+  __align__(16) __shared__ float vs[BC * (D + 4)];
+  __align__(16) __shared__ float dss[BR * (BC + 4)];
+  int tx = threadIdx.x % 16, ty = threadIdx.x / 16, hs = C / H, bh = blockIdx.x, h = bh % H;
+  int q0 = (gridDim.y - 1 - blockIdx.y) * BR;
+  int64_t b = bh / H, ld = 3 * (int64_t)C;
+  const float* base = qkv + b * T * ld + h * hs;
   float scale = 1.0f / sqrtf((float)hs);
-  const float* k = head_row(qkv, b, j, T, C, h, hs, 1);
-  const float* v = head_row(qkv, b, j, T, C, h, hs, 2);
-  float ak[MAX_HS / 32] = {0.0f, 0.0f, 0.0f, 0.0f}, av[MAX_HS / 32] = {0.0f, 0.0f, 0.0f, 0.0f};
-  for (int t0 = j; t0 < T; t0 += 32) {
-    int t = t0 + lane;
-    float p = 0.0f, ds = 0.0f;
-    if (t < T) {
-      int64_t r = bh * T + t;
-      const float* g = dout + (b * T + t) * C + h * hs;
-      p = expf(dot_hs(head_row(qkv, b, t, T, C, h, hs, 0), k, hs) * scale - lse[r]);
-      ds = p * (dot_hs(g, v, hs) - dsum[r]) * scale;
+  stage_rows<BR, D, NT>(qs, base, ld, q0, T, hs);
+  stage_rows<BR, D, NT>(gs, dout + b * T * C + h * hs, C, q0, T, hs);
+  float L[RM], Dt[RM];
+  UNROLL
+  for (int i = 0; i < RM; i++) {
+    int t = q0 + ty + TY * i;
+    L[i] = t < T ? lse[(int64_t)bh * T + t] : 0.0f;  // rows past T: q = 0, finite weights, never stored
+    Dt[i] = 0.0f;
+  }
+  int kend = q0 + BR < T ? q0 + BR : T;
+  for (int pass = 0; pass < 2; pass++) {
+    float acc[RM][DM];
+    UNROLL
+    for (int i = 0; i < RM; i++)
+      UNROLL
+      for (int c = 0; c < DM; c++) acc[i][c] = 0.0f;
+    for (int k0 = 0; k0 < kend; k0 += BC) {
+      __syncthreads();  // the previous step's reads of ks, vs, dss are done (and qs, gs are staged)
+      stage_rows<BC, D, NT>(ks, base + C, ld, k0, T, hs);
+      stage_rows<BC, D, NT>(vs, base + 2 * C, ld, k0, T, hs);
+      __syncthreads();
+      float s[RM][CM], dp[RM][CM];
+      UNROLL
+      for (int i = 0; i < RM; i++)
+        UNROLL
+        for (int k = 0; k < CM; k++) s[i][k] = 0.0f, dp[i][k] = 0.0f;
+      dot_tile<D, TY, CM>(s, qs, ks, ty, tx);
+      dot_tile<D, TY, CM>(dp, gs, vs, ty, tx);
+      UNROLL
+      for (int i = 0; i < RM; i++) {
+        int t = q0 + ty + TY * i;
+        UNROLL
+        for (int k = 0; k < CM; k++) {
+          float p = k0 + tx + 16 * k <= t ? expf(s[i][k] * scale - L[i]) : 0.0f;
+          if (pass == 0) Dt[i] += p * dp[i][k];
+          else dss[(ty + TY * i) * (BC + 4) + tx + 16 * k] = p * (dp[i][k] - Dt[i]) * scale;
+        }
+      }
+      if (pass == 0) continue;  // block-uniform: every thread skips the same barrier
+      __syncthreads();  // the tile of ds is complete
+      acc_tile<D, TY, BC>(acc, dss, ks, ty, tx);
     }
-    int n = T - t0 < 32 ? T - t0 : 32;
-    for (int tt = 0; tt < n; tt++) {
-      float pt = __shfl_sync(0xffffffffu, p, tt), dst = __shfl_sync(0xffffffffu, ds, tt);
-      const float* q = head_row(qkv, b, t0 + tt, T, C, h, hs, 0);
-      const float* g = dout + (b * T + t0 + tt) * C + h * hs;
-      for (int i = 0; i < MAX_HS / 32; i++) {
-        int d = lane + 32 * i;
-        if (d < hs) ak[i] += dst * q[d], av[i] += pt * g[d];
+    if (pass == 0) {
+      UNROLL
+      for (int i = 0; i < RM; i++) {
+        int t = q0 + ty + TY * i;
+        Dt[i] = row_sum(Dt[i]);
+        if (tx == 0 && t < T) dsum[(int64_t)bh * T + t] = Dt[i];
+      }
+      continue;
+    }
+    UNROLL
+    for (int i = 0; i < RM; i++) {
+      int t = q0 + ty + TY * i;
+      if (t >= T) continue;
+      float* dq = dqkv + (b * T + t) * ld + h * hs;
+      UNROLL
+      for (int c = 0; c < DM; c++) {
+        int d = channel<D>(c, tx);
+        if (d < hs) dq[d] += acc[i][c];
       }
     }
   }
-  float* dk = dqkv + (b * T + j) * 3 * (int64_t)C + C + h * hs;
-  float* dv = dk + C;
-  for (int i = 0; i < MAX_HS / 32; i++) {
-    int d = lane + 32 * i;
-    if (d < hs) dk[d] += ak[i], dv[d] += av[i];
+}
+
+// Per key tile (the first tile first: it has the most queries): dk_j += sum_{t >= j} ds_tj q_t and
+// dv_j += sum_{t >= j} p_tj dout_t over the query tiles from the diagonal to T, each staged with
+// its rows' lse and D_t (dsum, written by the dq kernel). Here the weight tiles are [key][query].
+template <int D>
+__global__ void __launch_bounds__(threads_for(dkv_rows(D)))
+    attention_backward_dkv_kernel(float* dqkv, const float* dsum, const float* dout, const float* qkv,
+                                  const float* lse, int T, int C, int H) {
+  constexpr int BC = dkv_rows(D), BR = dkv_cols(D), TY = BC / RM, NT = threads_for(BC), CM = BR / 16, DM = D / 16;
+  static_assert(BC % BR == 0 && BR <= NT, "query tiles start at the key tile's first key");
+  __align__(16) __shared__ float ks[BC * (D + 4)];
+  __align__(16) __shared__ float vs[BC * (D + 4)];
+  __align__(16) __shared__ float qs[BR * (D + 4)];
+  __align__(16) __shared__ float gs[BR * (D + 4)];  // dout
+  __align__(16) __shared__ float pst[BC * (BR + 4)];
+  __align__(16) __shared__ float dst[BC * (BR + 4)];
+  __shared__ float ls[BR], dts[BR];
+  int tx = threadIdx.x % 16, ty = threadIdx.x / 16, hs = C / H, bh = blockIdx.x, h = bh % H;
+  int j0 = blockIdx.y * BC;
+  int64_t b = bh / H, ld = 3 * (int64_t)C;
+  const float* base = qkv + b * T * ld + h * hs;
+  const float* g = dout + b * T * C + h * hs;
+  float scale = 1.0f / sqrtf((float)hs);
+  stage_rows<BC, D, NT>(ks, base + C, ld, j0, T, hs);
+  stage_rows<BC, D, NT>(vs, base + 2 * C, ld, j0, T, hs);
+  float ak[RM][DM], av[RM][DM];
+  UNROLL
+  for (int i = 0; i < RM; i++)
+    UNROLL
+    for (int c = 0; c < DM; c++) ak[i][c] = 0.0f, av[i][c] = 0.0f;
+  for (int t0 = j0; t0 < T; t0 += BR) {
+    __syncthreads();  // the previous step's reads of qs, gs, pst, dst are done (and ks, vs are staged)
+    stage_rows<BR, D, NT>(qs, base, ld, t0, T, hs);
+    stage_rows<BR, D, NT>(gs, g, C, t0, T, hs);
+    if ((int)threadIdx.x < BR) {
+      int t = t0 + threadIdx.x;
+      ls[threadIdx.x] = t < T ? lse[(int64_t)bh * T + t] : 0.0f;
+      dts[threadIdx.x] = t < T ? dsum[(int64_t)bh * T + t] : 0.0f;
+    }
+    __syncthreads();
+    float s[RM][CM], dp[RM][CM];
+    UNROLL
+    for (int i = 0; i < RM; i++)
+      UNROLL
+      for (int k = 0; k < CM; k++) s[i][k] = 0.0f, dp[i][k] = 0.0f;
+    dot_tile<D, TY, CM>(s, ks, qs, ty, tx);
+    dot_tile<D, TY, CM>(dp, vs, gs, ty, tx);
+    UNROLL
+    for (int i = 0; i < RM; i++) {
+      int j = j0 + ty + TY * i;
+      UNROLL
+      for (int k = 0; k < CM; k++) {
+        int c = tx + 16 * k, t = t0 + c;
+        float p = t >= j && t < T ? expf(s[i][k] * scale - ls[c]) : 0.0f;
+        pst[(ty + TY * i) * (BR + 4) + c] = p;
+        dst[(ty + TY * i) * (BR + 4) + c] = p * (dp[i][k] - dts[c]) * scale;
+      }
+    }
+    __syncthreads();  // the tiles of p and ds are complete
+    acc_tile<D, TY, BR>(av, pst, gs, ty, tx);
+    acc_tile<D, TY, BR>(ak, dst, qs, ty, tx);
   }
+  UNROLL
+  for (int i = 0; i < RM; i++) {
+    int j = j0 + ty + TY * i;
+    if (j >= T) continue;
+    float* dk = dqkv + (b * T + j) * ld + C + h * hs;
+    float* dv = dk + C;
+    UNROLL
+    for (int c = 0; c < DM; c++) {
+      int d = channel<D>(c, tx);
+      if (d < hs) dk[d] += ak[i][c], dv[d] += av[i][c];
+    }
+  }
+}
+
+template <int D>
+static void forward_tiles(float* out, float* att, const float* qkv, int B, int T, int C, int H) {
+  dim3 grid(B * H, ceil_div(T, fwd_rows(D)));
+  LAUNCH(attention_forward_kernel<D>, grid, threads_for(fwd_rows(D)), 0, out, att, qkv, T, C, H);
+  LAUNCH_CHECK(attention_forward_kernel);
+}
+
+template <int D>
+static void backward_tiles(float* dqkv, float* scratch, const float* dout, const float* qkv, const float* att, int B,
+                           int T, int C, int H) {
+  dim3 gq(B * H, ceil_div(T, dq_rows(D))), gkv(B * H, ceil_div(T, dkv_rows(D)));
+  LAUNCH(attention_backward_dq_kernel<D>, gq, threads_for(dq_rows(D)), 0, dqkv, scratch, dout, qkv, att, T, C, H);
+  LAUNCH_CHECK(attention_backward_dq_kernel);
+  LAUNCH(attention_backward_dkv_kernel<D>, gkv, threads_for(dkv_rows(D)), 0, dqkv, scratch, dout, qkv, att, T, C,
+         H);
+  LAUNCH_CHECK(attention_backward_dkv_kernel);
 }
 
 // att: [B,H,T] log-sum-exp per query row (this backend keeps no weights; backend.h).
 void attention_forward_cuda(float* out, float* att, const float* qkv, int B, int T, int C, int H) {
-  int blocks = ceil_div((int64_t)B * H * T, WARPS);
-  LAUNCH(attention_forward_kernel, blocks, BLOCK, 0, out, att, qkv, B, T, C, H);
-  LAUNCH_CHECK(attention_forward_kernel);
+  switch (attn_dim(C / H)) {
+    case 16: return forward_tiles<16>(out, att, qkv, B, T, C, H);
+    case 32: return forward_tiles<32>(out, att, qkv, B, T, C, H);
+    case 64: return forward_tiles<64>(out, att, qkv, B, T, C, H);
+    default: return forward_tiles<MAX_HS>(out, att, qkv, B, T, C, H);
+  }
 }
 
 // scratch: [B,H,T] (the rows' dout . out).
 void attention_backward_cuda(float* dqkv, float* scratch, const float* dout, const float* qkv, const float* att,
                              int B, int T, int C, int H) {
-  int blocks = ceil_div((int64_t)B * H * T, WARPS);
-  LAUNCH(attention_backward_dq_kernel, blocks, BLOCK, 0, dqkv, scratch, dout, qkv, att, B, T, C, H);
-  LAUNCH_CHECK(attention_backward_dq_kernel);
-  LAUNCH(attention_backward_dkv_kernel, blocks, BLOCK, 0, dqkv, scratch, dout, qkv, att, B, T, C, H);
-  LAUNCH_CHECK(attention_backward_dkv_kernel);
+  switch (attn_dim(C / H)) {
+    case 16: return backward_tiles<16>(dqkv, scratch, dout, qkv, att, B, T, C, H);
+    case 32: return backward_tiles<32>(dqkv, scratch, dout, qkv, att, B, T, C, H);
+    case 64: return backward_tiles<64>(dqkv, scratch, dout, qkv, att, B, T, C, H);
+    default: return backward_tiles<MAX_HS>(dqkv, scratch, dout, qkv, att, B, T, C, H);
+  }
 }
 
 // ---- KV-cache decoding ----

@@ -148,7 +148,7 @@ static void cuda_mem_available(size_t* available, size_t* total) {
 static const KernelOps kCudaOps = {
     "cuda",
     0,    // fused attention: one log-sum-exp per query row (attention.cu)
-    128,  // attention.cu: at most 4 channels of a head per lane
+    128,  // attention.cu: kernels instantiated for head sizes up to 128 (attn_dim)
     cuda_alloc,
     cuda_free,
     cuda_upload,
