@@ -138,7 +138,10 @@ describe("trainRl", () => {
     setMemoryLimit(memoryInUse() + 64 * 2 ** 20);
     try {
       let rolledOut = false;
-      const e = await trainRl({ ...base({ steps: 1, microBatchSize: 64 }), onStep: () => void (rolledOut = true) }).then(
+      const e = await trainRl({
+        ...base({ steps: 1, microBatchSize: 64 }),
+        onStep: () => void (rolledOut = true),
+      }).then(
         () => null,
         (err: unknown) => err,
       );

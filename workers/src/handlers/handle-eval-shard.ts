@@ -96,7 +96,8 @@ export const handleEvalShard: JobHandler<"eval.shard"> = async ({ runId, shard, 
   const inProcessCuda = model.kind === "NANO_CHECKPOINT" && nanoEvalEngineKind(backendName()) === "core";
   const engine = await openEvalEngine(model, apiKey).catch((err: Error) => {
     throw (
-      deviceLoss(err.message, inProcessCuda) ?? new PermanentJobError(`Cannot open model "${model.name}": ${err.message}`)
+      deviceLoss(err.message, inProcessCuda) ??
+      new PermanentJobError(`Cannot open model "${model.name}": ${err.message}`)
     );
   });
   const controller = new AbortController();
