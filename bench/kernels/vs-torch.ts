@@ -72,7 +72,8 @@ function batch(s: Shape) {
   const n = s.B * s.T;
   const tokens = Int32Array.from({ length: n }, (_, i) => ((i % s.T) % 40 < 8 ? FRAME_TOKEN : next() % vocabSize));
   const targets = Int32Array.from({ length: n }, () => next() % vocabSize);
-  const frames = Float32Array.from({ length: n * frameDim }, () => (next() % 1000) / 1000);
+  const slots = tokens.reduce((k, t) => k + (t === FRAME_TOKEN ? 1 : 0), 0);
+  const frames = Float32Array.from({ length: slots * frameDim }, () => (next() % 1000) / 1000); // one row a slot
   return { batchSize: s.B, seqLen: s.T, tokens, targets, frames };
 }
 

@@ -69,15 +69,17 @@ async function training(model: KernelModel, config: ModelConfig, ids: Int32Array
   const tokens = new Int32Array(n);
   const targets = new Int32Array(n);
   const mask = new Float32Array(n);
-  const frames = new Float32Array(n * P);
+  const rows: Float32Array[] = []; // the core's frames: one row per slot, in position order
   for (let i = 0; i < n; i++) {
     const j = i % TRAIN_LEN;
     tokens[i] = ids[j]!;
     const next = ids[j + 1] ?? -1;
     targets[i] = Math.max(next, 0); // a frame slot (-1) or the end is no target: mask 0
     mask[i] = next >= 0 ? 1 : 0;
-    if (tokens[i] === -1) frames.set(feats.subarray(j * P, (j + 1) * P), i * P);
+    if (tokens[i] === -1) rows.push(feats.subarray(j * P, (j + 1) * P));
   }
+  const frames = new Float32Array(rows.length * P);
+  rows.forEach((r, k) => frames.set(r, k * P));
   const batch = { batchSize: TRAIN_BATCH, seqLen: TRAIN_LEN, tokens, targets, mask, frames };
   const ms = await best(REPS, () => model.trainStep(batch, { lr: 1e-5, weightDecay: 0.01, maxGradNorm: 1 }));
   return { ms, tokensPerS: n / (ms / 1000) };

@@ -133,7 +133,8 @@ struct Batch {
   bool has_frames = false, has_targets = false;
 };
 
-// Reads {tokens [B*T], frames? [B*T*P], targets? [B*T], mask? [B*T]} for `op`; B and T are given
+// Reads {tokens [B*T], frames? [slots*P], targets? [B*T], mask? [B*T]} for `op` (frames: one row
+// per FRAME_TOKEN of tokens, in position order); B and T are given
 // (forward) or derived from tokens.length / B (decoder step, seq_len = -1).
 void read_batch(Napi::Env env, const char* op, Napi::Object o, const ModelConfig& c, int B, int T, int max_T,
                 bool allow_targets, Batch* b) {
@@ -173,24 +174,27 @@ void read_batch(Napi::Env env, const char* op, Napi::Object o, const ModelConfig
     }
   }
   std::string fwhat = std::string(op) + ": batch.frames";
-  std::string fshape = shape + "*frameDim " + format("%d", c.frame_dim);
+  std::string fshape = format("frame slots*frameDim = %d*%d (one row per FRAME_TOKEN of batch.tokens)", frame_slots,
+                              c.frame_dim);
   bool frames = read_array<float>(env, o.Get("frames"), napi_float32_array, "a Float32Array", fwhat.c_str(),
-                                  N * c.frame_dim, fshape.c_str(), true, &b->frames);
+                                  (size_t)frame_slots * c.frame_dim, fshape.c_str(), true, &b->frames);
   if (frame_slots > 0 && !frames) {
     throw_type(env, format("%s is required: batch.tokens has %d frame slot(s), the first at index %zu", fwhat.c_str(),
                            frame_slots, first_frame));
   }
   b->has_frames = frame_slots > 0;
   if (b->has_frames) {
+    size_t k = 0;  // the slot's row
     for (size_t i = 0; i < N; i++) {
       if (b->tokens[i] != FRAME_TOKEN) continue;
       for (int p = 0; p < c.frame_dim; p++) {
-        float x = b->frames[i * c.frame_dim + p];
+        float x = b->frames[k * c.frame_dim + p];
         if (!isfinite(x)) {
-          throw_range(env, format("%s[%zu] (sequence %zu, position %zu, feature %d) is %s", fwhat.c_str(),
-                                  i * c.frame_dim + p, i / T, i % T, p, describe(x)));
+          throw_range(env, format("%s[%zu] (frame slot %zu: sequence %zu, position %zu, feature %d) is %s",
+                                  fwhat.c_str(), k * c.frame_dim + p, k, i / T, i % T, p, describe(x)));
         }
       }
+      k++;
     }
   }
   if (!allow_targets) return;

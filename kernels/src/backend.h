@@ -30,11 +30,12 @@ struct KernelOps {
   void (*download)(void* host_dst, const void* src, size_t bytes);
   void (*copy)(void* dst, const void* src, size_t bytes);
   void (*zero)(void* dst, size_t bytes);
-  // Row n (P floats) of host_src to row n of dst, for every n with host_tokens[n] == FRAME_TOKEN;
-  // other rows of dst keep what they held (every op reads features at frame slots only). A batch's
-  // features are [B*T, P] with P = 7,776 for the default checkpoint, mostly text rows: this moves
-  // only the slots (a fifth of the rows in a typical batch) instead of the whole array.
-  void (*upload_frame_rows)(float* dst, const float* host_src, const int* host_tokens, int N, int P);
+  // The frame slots' feature rows to their positions: host_rows holds one row of P floats per
+  // n with host_tokens[n] == FRAME_TOKEN, in order, and row k goes to row n of dst [N, P]; other
+  // rows of dst keep what they held (every op reads features at frame slots only). The default
+  // checkpoint has P = 7,776 and most positions are text: the caller builds and the backend
+  // copies only the slots' rows.
+  void (*upload_frame_rows)(float* dst, const float* host_rows, const int* host_tokens, int N, int P);
   // Memory this table can still allocate, and its total: the process budget for the CPU
   // (SIZE_MAX for both when no limit is set), the device's free and total memory for CUDA.
   void (*mem_available)(size_t* available, size_t* total);

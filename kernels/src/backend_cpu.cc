@@ -26,9 +26,10 @@ static void cpu_zero(void* dst, size_t bytes) {
   });
 }
 
-static void cpu_upload_frame_rows(float* dst, const float* src, const int* tokens, int N, int P) {
+static void cpu_upload_frame_rows(float* dst, const float* rows, const int* tokens, int N, int P) {
+  size_t k = 0;
   for (int n = 0; n < N; n++)
-    if (tokens[n] == FRAME_TOKEN) memcpy(dst + (size_t)n * P, src + (size_t)n * P, (size_t)P * sizeof(float));
+    if (tokens[n] == FRAME_TOKEN) memcpy(dst + (size_t)n * P, rows + k++ * P, (size_t)P * sizeof(float));
 }
 static void cpu_mem_available(size_t* available, size_t* total) {
   size_t limit = kernel_memory_limit(), used = kernel_memory_in_use();

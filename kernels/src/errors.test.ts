@@ -40,9 +40,12 @@ describe("bad calls throw JS errors and leave the process and the model usable",
       "forward: batch.seqLen must be in [1, 8], got 9",
     );
     const frames = good.frames.slice();
-    frames[1 * cfg.frameDim + 2] = NaN; // sequence 0, position 1 is a frame slot
+    frames[0 * cfg.frameDim + 2] = NaN; // slot 0: sequence 0, position 1
     await expect(model.forward({ ...good, frames })).rejects.toThrow(
-      "forward: batch.frames[5] (sequence 0, position 1, feature 2) is NaN",
+      "forward: batch.frames[2] (frame slot 0: sequence 0, position 1, feature 2) is NaN",
+    );
+    await expect(model.forward({ ...good, frames: good.frames.subarray(cfg.frameDim) })).rejects.toThrow(
+      `forward: batch.frames has ${cfg.frameDim} elements, expected frame slots*frameDim = 2*${cfg.frameDim} (one row per FRAME_TOKEN of batch.tokens) = ${2 * cfg.frameDim}`,
     );
     const { frames: _omit, ...noFrames } = good;
     await expect(model.forward(noFrames)).rejects.toThrow(

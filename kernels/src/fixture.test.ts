@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 import { createModel, type ModelConfig } from "./index";
-import { firstMismatch } from "./test-helpers";
+import { firstMismatch, slotRows } from "./test-helpers";
 
 const FIXTURE = fileURLToPath(new URL("../test/fixtures/step-v1.bin", import.meta.url));
 const MAGIC = 0x4b545650; // "PVTK"
@@ -80,7 +80,7 @@ describe("fixture step-v1", () => {
       batchSize: fx.B,
       seqLen: fx.T,
       tokens: fx.tokens,
-      frames: fx.frames,
+      frames: slotRows(fx.tokens, fx.frames, fx.config.frameDim),
       targets: fx.targets,
       mask: fx.mask,
     };

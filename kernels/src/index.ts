@@ -62,7 +62,10 @@ export interface Batch {
   seqLen: number;
   /** [batchSize*seqLen] token ids, FRAME_TOKEN at frame slots */
   tokens: Int32Array;
-  /** [batchSize*seqLen*frameDim]; read at frame slots only; required when there is one */
+  /**
+   * [slots*frameDim]: one row of frameDim features per FRAME_TOKEN of `tokens`, in position order
+   * (the ONNX export's layout too); required when there is a slot
+   */
   frames?: Float32Array;
   /** [batchSize*seqLen] next-token targets; without them forward computes logits only */
   targets?: Int32Array;
@@ -206,7 +209,7 @@ export interface OptimizerState {
 export interface DecodeInput {
   /** [batchSize*n] the next n positions of every sequence */
   tokens: Int32Array;
-  /** [batchSize*n*frameDim], required when tokens hold FRAME_TOKEN */
+  /** [slots*frameDim], one row per FRAME_TOKEN of `tokens` in position order; required when there is one */
   frames?: Float32Array;
 }
 

@@ -100,7 +100,8 @@ struct Model {
 // embeddings, N(0, 0.02/sqrt(2L)) for the two residual projections, zero biases, unit norms).
 void model_init(Model* model, const ModelConfig* cfg, uint64_t seed, const KernelOps* ops);
 void model_free(Model* model);
-// Host inputs [B,T] (frames [B,T,P], read at frame slots only, may be NULL if there are none).
+// Host inputs [B,T]; frames: one row of P features per frame slot (FRAME_TOKEN in inputs), in
+// position order ([F,P] for F slots; NULL if there are none). The backend keeps them as [B,T,P].
 // targets and mask NULL: logits only. Otherwise sets loss, mask_sum and correct (argmax == target
 // at masked-in positions). T <= cfg.context.
 void model_forward(Model* model, const int* inputs, const float* frames, const int* targets, const float* mask, int B,
@@ -177,6 +178,7 @@ struct Decoder {
 void decoder_init(Decoder* dec, Model* model, int B);
 void decoder_free(Decoder* dec);
 void decoder_reset(Decoder* dec);
-// Appends n positions to each of the B sequences (tokens [B,n], frames [B,n,P] or NULL) and
+// Appends n positions to each of the B sequences (tokens [B,n]; frames: the slots' rows as in
+// model_forward, or NULL) and
 // writes the logits of the last new position, [B,V], to the host buffer logits. pos + n <= T.
 void decoder_step(Decoder* dec, const int* tokens, const float* frames, int n, float* logits);

@@ -11,7 +11,7 @@ import {
   setThreads,
   type ModelConfig,
 } from "./index";
-import { firstMismatch, makeBatch } from "./test-helpers";
+import { firstMismatch, framesAt, makeBatch } from "./test-helpers";
 
 const cfg: ModelConfig = { vocabSize: 40, context: 12, width: 16, layers: 2, heads: 2, frameDim: 6 };
 
@@ -180,11 +180,12 @@ describe("model", () => {
     let pos = 0;
     for (const n of [3, 1, 1, 4]) {
       const tokens = new Int32Array(B * n);
-      const frames = new Float32Array(B * n * P);
+      const at: number[] = [];
       for (let b = 0; b < B; b++) {
         tokens.set(batch.tokens.subarray(b * T + pos, b * T + pos + n), b * n);
-        frames.set(batch.frames.subarray((b * T + pos) * P, (b * T + pos + n) * P), b * n * P);
+        for (let i = 0; i < n; i++) at.push(b * T + pos + i);
       }
+      const frames = framesAt(batch, P, at);
       const logits = await dec.step({ tokens, frames });
       pos += n;
       expect(dec.position).toBe(pos);

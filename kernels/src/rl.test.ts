@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 
 import { createModel, type KernelModel, type ModelConfig, type PolicyLossOptions, type ScoredBatch } from "./index";
-import { firstMismatch, makeBatch } from "./test-helpers";
+import { firstMismatch, framesAt, makeBatch } from "./test-helpers";
 
 const cfg: ModelConfig = { vocabSize: 40, context: 12, width: 16, layers: 2, heads: 2, frameDim: 6 };
 const B = 3;
@@ -198,7 +198,11 @@ describe("policyLoss", () => {
       tokens: half(batch.tokens, h),
       targets: half(batch.targets, h),
       mask: half(batch.mask, h),
-      frames: half(batch.frames, h, T * cfg.frameDim),
+      frames: framesAt(
+        batch,
+        cfg.frameDim,
+        Array.from({ length: 2 * T }, (_, i) => h * 2 * T + i),
+      ),
     });
     let loss = 0;
     for (const h of [0, 1]) {

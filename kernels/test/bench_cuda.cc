@@ -48,13 +48,14 @@ int main(int argc, char** argv) {
     if (frame)
       for (int p = 0; p < cfg.frame_dim; p++) frames[(size_t)i * cfg.frame_dim + p] = r.range(0, 1);
   }
+  std::vector<float> slots = slot_rows(inputs.data(), frames.data(), (size_t)N, cfg.frame_dim);
   AdamWConfig opt = {1e-4f, 0.9f, 0.95f, 1e-8f, 0.1f, 1.0f};
   UpdateResult u;
   double best = 1e30, fwd = 0, bwd = 0, upd = 0;
   float probe;
   for (int rep = 0; rep <= reps; rep++) {
     double t0 = now_ms();
-    model_forward(&m, inputs.data(), frames.data(), targets.data(), mask.data(), B, T);  // downloads: synchronous
+    model_forward(&m, inputs.data(), slots.data(), targets.data(), mask.data(), B, T);  // downloads: synchronous
     double t1 = now_ms();
     model_backward(&m, 0);
     ops->download(&probe, m.grads, sizeof(float));  // waits for the backward kernels
@@ -75,8 +76,8 @@ int main(int argc, char** argv) {
   double rl_best = 1e30;
   for (int rep = 0; rep <= reps; rep++) {
     double t0 = now_ms();
-    model_logprobs(&m, inputs.data(), frames.data(), targets.data(), mask.data(), B, T, old_logp.data(), NULL);
-    model_policy_forward(&m, inputs.data(), frames.data(), targets.data(), mask.data(), adv.data(), old_logp.data(),
+    model_logprobs(&m, inputs.data(), slots.data(), targets.data(), mask.data(), B, T, old_logp.data(), NULL);
+    model_policy_forward(&m, inputs.data(), slots.data(), targets.data(), mask.data(), adv.data(), old_logp.data(),
                          NULL, NULL, &pc, B, T, &pr);
     model_backward(&m, 0);
     model_update(&m, &opt, &u);

@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
   size_t np = m.num_params;
   std::vector<float> params(np), logits((size_t)N * cfg.vocab_size), losses(N), grads(np), after(np);
   model_get_params(&m, params.data());
-  model_forward(&m, inputs.data(), frames.data(), targets.data(), mask.data(), B, T);
+  model_forward(&m, inputs.data(), slot_rows(inputs.data(), frames.data(), N, P).data(), targets.data(), mask.data(), B,
+                T);
   model_get_logits(&m, logits.data());
   model_get_losses(&m, losses.data());
   model_backward(&m, 0);

@@ -132,6 +132,7 @@ int main(int argc, char** argv) {
     if (frame)
       for (int p = 0; p < cfg.frame_dim; p++) frames[(size_t)i * cfg.frame_dim + p] = r.range(0, 1);
   }
+  std::vector<float> slots = slot_rows(inputs.data(), frames.data(), (size_t)N, cfg.frame_dim);
   AdamWConfig opt = {1e-4f, 0.9f, 0.95f, 1e-8f, 0.1f, 1.0f};
   UpdateResult u;
   std::vector<double> best(kMaxOps, 1e30);
@@ -139,7 +140,7 @@ int main(int argc, char** argv) {
   for (int rep = 0; rep <= reps; rep++) {  // rep 0 warms up
     memset(g_ms, 0, sizeof(g_ms));
     double t0 = now_ms();
-    model_forward(&m, inputs.data(), frames.data(), targets.data(), mask.data(), B, T);
+    model_forward(&m, inputs.data(), slots.data(), targets.data(), mask.data(), B, T);
     double t1 = now_ms();
     model_backward(&m, 0);
     double t2 = now_ms();

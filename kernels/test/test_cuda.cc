@@ -393,7 +393,8 @@ static void test_fixture_step(Suite& s, const char* path, double tol = 1e-4) {
   fcloseCheck(f);
   printf("fixture %s on %s: batch %dx%d, %zu params\n", path, cu->name, B, T, np);
   model_set_params(&m, params.data());
-  model_forward(&m, inputs.data(), frames.data(), targets.data(), mask.data(), B, T);
+  model_forward(&m, inputs.data(), slot_rows(inputs.data(), frames.data(), N, cfg.frame_dim).data(), targets.data(),
+                mask.data(), B, T);
   std::vector<float> got(logits.size());
   model_get_logits(&m, got.data());
   same(s, "fixture logits", got, logits, tol);
@@ -424,7 +425,8 @@ static void test_fixture_step(Suite& s, const char* path, double tol = 1e-4) {
 // A batch of B sequences: a repeating pattern with frame slots, so a few steps make it predictable.
 struct Batch {
   std::vector<int> inputs, targets;
-  std::vector<float> mask, frames;
+  std::vector<float> mask, frames;  // frames dense [B*T, P]
+  std::vector<float> slots;         // the frame slots' rows, what the model takes (slot_rows)
 };
 static Batch make_batch(const ModelConfig& cfg, int B, int T, Rng& r) {
   Batch b;
@@ -440,6 +442,7 @@ static Batch make_batch(const ModelConfig& cfg, int B, int T, Rng& r) {
       b.mask[n] = t < 2 ? 0.0f : 1.0f;
     }
   }
+  b.slots = slot_rows(b.inputs.data(), b.frames.data(), (size_t)N, cfg.frame_dim);
   return b;
 }
 
@@ -455,9 +458,9 @@ static void test_rl_update(Suite& s, const ModelConfig& cfg, Rng& r) {
   for (int n = 0; n < N; n++) adv_tok[n] = adv[n / T];
   PolicyLossConfig pc{{0.2f, 0.28f, 0.02f, 2.0f, KL_K3, CAP_TRUNCATE}, AGG_SEQ_MEAN_TOKEN_MEAN, 0.0};
   PolicyLossResult rc, rg;
-  model_policy_forward(&mc, b.inputs.data(), b.frames.data(), b.targets.data(), b.mask.data(), adv_tok.data(),
+  model_policy_forward(&mc, b.inputs.data(), b.slots.data(), b.targets.data(), b.mask.data(), adv_tok.data(),
                        old_lp.data(), prox.data(), ref.data(), &pc, B, T, &rc);
-  model_policy_forward(&mg, b.inputs.data(), b.frames.data(), b.targets.data(), b.mask.data(), adv_tok.data(),
+  model_policy_forward(&mg, b.inputs.data(), b.slots.data(), b.targets.data(), b.mask.data(), adv_tok.data(),
                        old_lp.data(), prox.data(), ref.data(), &pc, B, T, &rg);
   float got[4] = {(float)rg.loss, (float)rg.kl, (float)rg.ratio_mean, (float)rg.entropy};
   float want[4] = {(float)rc.loss, (float)rc.kl, (float)rc.ratio_mean, (float)rc.entropy};
@@ -492,7 +495,7 @@ static void test_model_step(Suite& s, const ModelConfig& cfg, int B, int T, Rng&
   Batch b = make_batch(cfg, B, T, r);
   printf("model step V=%d C=%d L=%d H=%d, batch %dx%d, %zu params\n", cfg.vocab_size, cfg.width, cfg.layers,
          cfg.heads, B, T, mc.num_params);
-  for (Model* m : {&mc, &mg}) model_forward(m, b.inputs.data(), b.frames.data(), b.targets.data(), b.mask.data(), B, T);
+  for (Model* m : {&mc, &mg}) model_forward(m, b.inputs.data(), b.slots.data(), b.targets.data(), b.mask.data(), B, T);
   std::vector<float> lc((size_t)B * T * cfg.vocab_size), lg(lc.size());
   model_get_logits(&mc, lc.data());
   model_get_logits(&mg, lg.data());
@@ -529,7 +532,7 @@ static void test_greedy_decode(Suite& s, const ModelConfig& cfg, Rng& r) {
   AdamWConfig opt = {1e-2f, 0.9f, 0.95f, 1e-8f, 0.0f, 1.0f};
   for (int step = 0; step < 30; step++) {
     Batch b = make_batch(cfg, 4, 24, r);
-    model_forward(&mc, b.inputs.data(), b.frames.data(), b.targets.data(), b.mask.data(), 4, 24);
+    model_forward(&mc, b.inputs.data(), b.slots.data(), b.targets.data(), b.mask.data(), 4, 24);
     model_backward(&mc, 0);
     UpdateResult u;
     model_update(&mc, &opt, &u);
@@ -547,8 +550,8 @@ static void test_greedy_decode(Suite& s, const ModelConfig& cfg, Rng& r) {
     decoder_init(&dc, &mc, B);
     decoder_init(&dg, &mg, B);
     std::vector<float> lc((size_t)B * V), lg((size_t)B * V), fr((size_t)B * plen * cfg.frame_dim);
-    decoder_step(&dc, b.inputs.data(), b.frames.data(), plen, lc.data());
-    decoder_step(&dg, b.inputs.data(), b.frames.data(), plen, lg.data());
+    decoder_step(&dc, b.inputs.data(), b.slots.data(), plen, lc.data());
+    decoder_step(&dg, b.inputs.data(), b.slots.data(), plen, lg.data());
     std::vector<std::vector<int>> oc(B), og(B);
     for (int k = 0; k < gen; k++) {
       double e = rel_err(lg.data(), lc.data(), lc.size());

@@ -54,7 +54,8 @@ int main(int argc, char** argv) {
          cfg.width, cfg.layers, cfg.heads, cfg.frame_dim, B, T, np);
 
   model_set_params(&m, params.data());
-  model_forward(&m, inputs.data(), frames.data(), targets.data(), mask.data(), B, T);
+  model_forward(&m, inputs.data(), slot_rows(inputs.data(), frames.data(), N, cfg.frame_dim).data(), targets.data(),
+                mask.data(), B, T);
   std::vector<float> got_logits(logits.size()), got_losses(N), got_grads(np), got_after(np);
   model_get_logits(&m, got_logits.data());
   model_get_losses(&m, got_losses.data());

@@ -17,11 +17,12 @@ typedef std::vector<float> Vec;
 struct Batch {
   int B, T;
   std::vector<int> inputs, targets;
-  Vec mask, frames;
+  Vec mask, frames;  // frames dense [B*T, P]
+  Vec slots;         // the frame slots' rows, what the model takes (slot_rows)
 };
 
 static Batch make_batch(const ModelConfig& c, int B, int T, Rng& r) {
-  Batch b{B, T, std::vector<int>(B * T), std::vector<int>(B * T), Vec(B * T), Vec((size_t)B * T * c.frame_dim)};
+  Batch b{B, T, std::vector<int>(B * T), std::vector<int>(B * T), Vec(B * T), Vec((size_t)B * T * c.frame_dim), Vec()};
   for (int i = 0; i < B * T; i++) {
     int t = i % T;
     bool frame = (t == 1 || t == 2) && (i / T) % 2 == 0;  // frame slots in even sequences
@@ -31,11 +32,12 @@ static Batch make_batch(const ModelConfig& c, int B, int T, Rng& r) {
     if (frame)
       for (int p = 0; p < c.frame_dim; p++) b.frames[(size_t)i * c.frame_dim + p] = r.range(0, 1);
   }
+  b.slots = slot_rows(b.inputs.data(), b.frames.data(), (size_t)B * T, c.frame_dim);
   return b;
 }
 
 static void forward(Model* m, const Batch& b) {
-  model_forward(m, b.inputs.data(), b.frames.data(), b.targets.data(), b.mask.data(), b.B, b.T);
+  model_forward(m, b.inputs.data(), b.slots.data(), b.targets.data(), b.mask.data(), b.B, b.T);
 }
 
 // Parameters drawn wider than the GPT-2 init so that every path carries a visible gradient.
@@ -83,7 +85,7 @@ static void check_policy_gradients(Suite& s, Rng& r) {
   int N = b.B * b.T;
   for (int i = 0; i < N; i++) b.mask[i] = b.mask[i] > 0 ? 1.0f : 0.0f;  // generated tokens only
   Vec logp(N), old(N), prox(N), ref(N), adv(N);
-  model_logprobs(&m, b.inputs.data(), b.frames.data(), b.targets.data(), b.mask.data(), b.B, b.T, logp.data(), NULL);
+  model_logprobs(&m, b.inputs.data(), b.slots.data(), b.targets.data(), b.mask.data(), b.B, b.T, logp.data(), NULL);
   const float log_ratios[] = {-0.6f, -0.35f, 0.0f, 0.07f, 0.45f, -0.08f};  // >= 5% from the clip edges
   for (int i = 0; i < N; i++) {
     prox[i] = logp[i] - log_ratios[i % 6];
@@ -94,7 +96,7 @@ static void check_policy_gradients(Suite& s, Rng& r) {
   PolicyLossConfig cfg = {{0.2f, 0.28f, 0.1f, 5.0f, KL_K3, CAP_TRUNCATE}, AGG_SEQ_MEAN_TOKEN_MEAN, 0.0};
   PolicyLossResult res;
   auto loss = [&] {
-    model_policy_forward(&m, b.inputs.data(), b.frames.data(), b.targets.data(), b.mask.data(), adv.data(),
+    model_policy_forward(&m, b.inputs.data(), b.slots.data(), b.targets.data(), b.mask.data(), adv.data(),
                          old.data(), prox.data(), ref.data(), &cfg, b.B, b.T, &res);
     return res.loss;
   };
@@ -136,7 +138,7 @@ static void check_decode(Suite& s, Rng& r) {
   randomize(&m, r);
   int B = 2, T = 7, V = c.vocab_size, P = c.frame_dim;
   Batch b = make_batch(c, B, T, r);
-  model_forward(&m, b.inputs.data(), b.frames.data(), NULL, NULL, B, T);
+  model_forward(&m, b.inputs.data(), b.slots.data(), NULL, NULL, B, T);
   Vec full((size_t)B * T * V);
   model_get_logits(&m, full.data());
   Decoder d;
@@ -152,7 +154,7 @@ static void check_decode(Suite& s, Rng& r) {
         memcpy(&fr[(size_t)bb * n * P], &b.frames[((size_t)bb * T + pos) * P], sizeof(float) * n * P);
         memcpy(&ref[(size_t)bb * V], &full[((size_t)bb * T + pos + n - 1) * V], sizeof(float) * V);
       }
-      decoder_step(&d, tok.data(), fr.data(), n, logits.data());
+      decoder_step(&d, tok.data(), slot_rows(tok.data(), fr.data(), tok.size(), P).data(), n, logits.data());
       pos += n;
       char name[64];
       snprintf(name, sizeof(name), "decode logits at position %d", pos - 1);
@@ -236,7 +238,7 @@ static void check_threads_and_semantics(Suite& s, Rng& r) {
 
   // Weight decay: with zero gradients only decayed tensors move, by lr * wd * p.
   Vec mask0(b.mask.size(), 0.0f);
-  model_forward(&m, b.inputs.data(), b.frames.data(), b.targets.data(), mask0.data(), b.B, b.T);
+  model_forward(&m, b.inputs.data(), b.slots.data(), b.targets.data(), mask0.data(), b.B, b.T);
   s.expect(m.loss == 0.0 && m.mask_sum == 0.0, "an all-zero mask must give loss 0");
   model_backward(&m, 0);
   Vec before(np), after(np), zero(np, 0.0f), m0(np);

@@ -111,6 +111,15 @@ struct Suite {
 };
 
 // sum(dy * y) in double: the scalar whose gradient wrt y is dy.
+// What model_forward and decoder_step take for frames: one row of P features per FRAME_TOKEN of
+// tokens, in position order, picked from a dense [N, P] array (the fixture's layout).
+static inline std::vector<float> slot_rows(const int* tokens, const float* dense, size_t N, int P) {
+  std::vector<float> rows;
+  for (size_t n = 0; n < N; n++)
+    if (tokens[n] == -1) rows.insert(rows.end(), dense + n * P, dense + (n + 1) * P);
+  return rows;
+}
+
 static inline double dot_loss(const float* y, const float* dy, size_t n) {
   double s = 0.0;
   for (size_t i = 0; i < n; i++) s += (double)y[i] * (double)dy[i];

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  coreFrames,
   createCoreModel,
   defaultTokenizer,
   frameFeatures,
@@ -65,8 +66,7 @@ async function initialLosses(r: Awaited<ReturnType<typeof trainSft>>, e: (typeof
   const n = e.ids.length - 1;
   const P = config.frameFeatures;
   const feats = await frameFeatures(r.frames, e.frames, config);
-  const frames = new Float32Array(n * P);
-  for (let i = 0; i < n; i++) if (e.frameIndex[i]! >= 0) frames.set(feats[e.frameIndex[i]!]!, i * P);
+  const frames = coreFrames([{ frameIndex: e.frameIndex, length: n, features: feats }], P);
   const batch = {
     batchSize: 1,
     seqLen: n,
@@ -307,14 +307,13 @@ describe("curricula", () => {
     const n = e.ids.length - 1;
     const P = config.frameFeatures;
     const feats = await frameFeatures(aux.frames, e.frames, config);
-    const frames = new Float32Array(n * P);
+    const frames = coreFrames([{ frameIndex: e.frameIndex, length: n, features: feats }], P);
     const targets = e.ids.slice(1);
     const weights = Float32Array.from(e.lossMask.subarray(1));
     let placed = 0;
     for (let i = 0; i < n; i++) {
       const f = e.frameIndex[i]!;
       if (f < 0) continue;
-      frames.set(feats[f]!, i * P);
       const ids = labels.tokensOf(e.frames[f]!);
       expect(ids.length === 3 || ids.length === 1).toBe(true);
       ids.forEach((id, j) => {

@@ -20,6 +20,7 @@
 
 import type { KernelModel } from "@paravt/kernels";
 import {
+  coreFrames,
   argmaxHits,
   buildSequence,
   epochSeed,
@@ -224,16 +225,19 @@ async function drillStep(
   const tokens = new Int32Array(B * seqLen).fill(tok.pad);
   const targets = new Int32Array(B * seqLen).fill(tok.pad);
   const mask = new Float32Array(B * seqLen);
-  const frameArr = new Float32Array(B * seqLen * P);
+  const features: Float32Array[][] = [];
   const placed: number[] = [];
   for (let b = 0; b < B; b++) {
     const q = seqs[b]!;
     const n = q.ids.length - 1;
-    const feats = await frameFeatures(frames, q.frames, config);
+    features.push(await frameFeatures(frames, q.frames, config));
     tokens.set(toCoreTokens(q.ids.subarray(0, n), tok), b * seqLen);
-    for (let i = 0; i < n; i++) if (q.frameIndex[i]! >= 0) frameArr.set(feats[q.frameIndex[i]!]!, (b * seqLen + i) * P);
     placeFrameTargets(q, ft, b * seqLen, targets, mask, placed);
   }
+  const frameArr = coreFrames(
+    seqs.map((q, b) => ({ frameIndex: q.frameIndex, length: q.ids.length - 1, features: features[b]! })),
+    P,
+  );
   if (placed.length === 0) return { loss: 0, accuracy: 0 };
   const fwd = await model.forward({ batchSize: B, seqLen, tokens, targets, mask, frames: frameArr }, { logits: true });
   const loss = fwd.loss ?? NaN;

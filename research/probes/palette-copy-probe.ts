@@ -12,6 +12,7 @@
 import { parseArgs } from "node:util";
 import { readSuite } from "@paravt/suite";
 import {
+  coreFrames,
   createCoreModel,
   frameFeatures,
   loadCheckpoint,
@@ -61,9 +62,7 @@ for (const e of examples) {
   const type = typeOf.get(rowQuestion.get(e.rowId)!)!;
   const n = e.ids.length - 1;
   const feats = await frameFeatures(frames, e.frames, config);
-  const frameArr = new Float32Array(n * config.frameFeatures);
-  for (let i = 0; i < n; i++)
-    if (e.frameIndex[i]! >= 0) frameArr.set(feats[e.frameIndex[i]!]!, i * config.frameFeatures);
+  const frameArr = coreFrames([{ frameIndex: e.frameIndex, length: n, features: feats }], config.frameFeatures);
   const variants: [string, Int32Array][] = [["as is", e.ids]];
   for (let p = 0; p < Number(values.permutations); p++)
     variants.push(["permuted", permuteIds(e.ids, drawPermutation(rng, pieces), pieces)]);

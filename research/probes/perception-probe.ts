@@ -13,6 +13,7 @@
 import { parseArgs } from "node:util";
 import { POSITIONS, readSuite, SCENE_COLORS, SHAPE_COLORS, SHAPES } from "@paravt/suite";
 import {
+  coreFrames,
   createCoreModel,
   frameFeatures,
   loadCheckpoint,
@@ -85,8 +86,7 @@ const frameTargets = suiteFrameTargets(suite.videos, tok, 1, parseFrameTargetOrd
 for (const e of examples) {
   const n = e.ids.length - 1;
   const feats = await frameFeatures(frames, e.frames, config);
-  const frameArr = new Float32Array(n * P);
-  for (let i = 0; i < n; i++) if (e.frameIndex[i]! >= 0) frameArr.set(feats[e.frameIndex[i]!]!, i * P);
+  const frameArr = coreFrames([{ frameIndex: e.frameIndex, length: n, features: feats }], P);
   const out = await model.forward(
     { batchSize: 1, seqLen: n, tokens: toCoreTokens(e.ids.subarray(0, n), tok), frames: frameArr },
     { logits: true },

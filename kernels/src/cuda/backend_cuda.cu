@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <mutex>
+#include <vector>
 
 #include "common.cuh"
 #include "cublas.h"
@@ -91,51 +92,38 @@ static void cuda_zero(void* dst, size_t bytes) {
   if (bytes) CUDA_CHECK(cudaMemset(dst, 0, bytes));
 }
 
-// upload_frame_rows: the slots' rows packed on the host into one staging buffer (pinned, so the copy
-// runs at the link's speed), one copy to the device, and a kernel that puts each row in its place.
-// The staging buffers grow to the largest batch and live with the process; a mutex keeps two host
-// threads (two models) from packing into them at once.
-__global__ void scatter_rows_kernel(float* dst, const float* packed, const int* rows, int F, int P) {
+// upload_frame_rows: the caller's rows (already only the slots') in one copy to a device staging
+// buffer, with each row's position, then a kernel that puts each row in its place. The staging
+// buffer grows to the largest batch and lives with the process; a mutex keeps two host threads
+// (two models) from using it at once.
+__global__ void scatter_rows_kernel(float* dst, const float* rows, const int* where, int F, int P) {
   int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= (int64_t)F * P) return;
   int64_t f = idx / P;
-  dst[(int64_t)rows[f] * P + idx % P] = packed[idx];
+  dst[(int64_t)where[f] * P + idx % P] = rows[idx];
 }
 static std::mutex g_stage_mutex;
-static unsigned char *g_stage_host = NULL, *g_stage_dev = NULL;
+static unsigned char* g_stage_dev = NULL;
 static size_t g_stage_bytes = 0;
-static void cuda_upload_frame_rows(float* dst, const float* src, const int* tokens, int N, int P) {
-  int F = 0;
-  for (int n = 0; n < N; n++) F += tokens[n] == FRAME_TOKEN;
+static void cuda_upload_frame_rows(float* dst, const float* rows, const int* tokens, int N, int P) {
+  std::vector<int> where;
+  for (int n = 0; n < N; n++)
+    if (tokens[n] == FRAME_TOKEN) where.push_back(n);
+  int F = (int)where.size();
   if (F == 0) return;
   std::lock_guard<std::mutex> lock(g_stage_mutex);
-  size_t rows_bytes = ((size_t)F * sizeof(int) + 15) / 16 * 16, bytes = rows_bytes + (size_t)F * P * sizeof(float);
+  size_t where_bytes = ((size_t)F * sizeof(int) + 15) / 16 * 16, bytes = where_bytes + (size_t)F * P * sizeof(float);
   if (bytes > g_stage_bytes) {
-    size_t grown = bytes + bytes / 2;
-#ifdef PARAVT_CUDA_EMU
-    free(g_stage_host);
-    g_stage_host = (unsigned char*)malloc(grown);
-#else
-    if (g_stage_host) cudaFreeHost(g_stage_host);
-    g_stage_host = NULL;
-    CUDA_CHECK(cudaMallocHost((void**)&g_stage_host, grown));
-#endif
     if (g_stage_dev) cudaFree(g_stage_dev);
     g_stage_dev = NULL;
     g_stage_bytes = 0;
+    size_t grown = bytes + bytes / 2;
     g_stage_dev = (unsigned char*)cuda_alloc(grown, __FILE__, __LINE__);
     g_stage_bytes = grown;
   }
-  int* rows = (int*)g_stage_host;
-  float* packed = (float*)(g_stage_host + rows_bytes);
-  for (int n = 0, f = 0; n < N; n++)
-    if (tokens[n] == FRAME_TOKEN) {
-      rows[f] = n;
-      memcpy(packed + (size_t)f * P, src + (size_t)n * P, (size_t)P * sizeof(float));
-      f++;
-    }
-  CUDA_CHECK(cudaMemcpy(g_stage_dev, g_stage_host, bytes, cudaMemcpyHostToDevice));
-  LAUNCH(scatter_rows_kernel, ceil_div((int64_t)F * P, BLOCK), BLOCK, 0, dst, (const float*)(g_stage_dev + rows_bytes),
+  CUDA_CHECK(cudaMemcpy(g_stage_dev, where.data(), (size_t)F * sizeof(int), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(g_stage_dev + where_bytes, rows, (size_t)F * P * sizeof(float), cudaMemcpyHostToDevice));
+  LAUNCH(scatter_rows_kernel, ceil_div((int64_t)F * P, BLOCK), BLOCK, 0, dst, (const float*)(g_stage_dev + where_bytes),
          (const int*)g_stage_dev, F, P);
   LAUNCH_CHECK(scatter_rows_kernel);
 }

@@ -14,9 +14,9 @@ const thumbnail = { width: 28, height: 28 }; // 784 pixels: SPEC §1.1's smalles
 function batchFor(config: ModelConfig, rgb: Uint8Array[]) {
   const seqLen = 12;
   const tokens = Int32Array.from({ length: seqLen }, (_, i) => (i === 3 || i === 7 ? FRAME_TOKEN : 40 + i));
-  const frames = new Float32Array(seqLen * config.frameFeatures);
-  frames.set(thumbnailFeatures(rgb[0]!, config), 3 * config.frameFeatures);
-  frames.set(thumbnailFeatures(rgb[1]!, config), 7 * config.frameFeatures);
+  const frames = new Float32Array(2 * config.frameFeatures); // the two slots' rows, in order
+  frames.set(thumbnailFeatures(rgb[0]!, config), 0);
+  frames.set(thumbnailFeatures(rgb[1]!, config), config.frameFeatures);
   const targets = Int32Array.from({ length: seqLen }, (_, i) => 50 + i);
   return { batchSize: 1, seqLen, tokens, frames, targets };
 }

@@ -13,7 +13,7 @@ import type { ModelConfig } from "./config";
 import { toCoreTokens } from "./core";
 import { frameFeatures, type FrameSource } from "./frames";
 import { Mulberry32 } from "./init";
-import { buildPrompt, type EpisodeTurn } from "./sequence";
+import { buildPrompt, coreFrames, type EpisodeTurn } from "./sequence";
 import { CONTROL_TOKENS, type Tokenizer } from "./tokenizer";
 import { defaultTokenizer } from "./vocabulary";
 
@@ -101,10 +101,7 @@ export async function generate(o: GenerateOptions): Promise<Generation> {
   const P = o.config.frameFeatures;
   const prompt = buildPrompt(tok, o.turns, { forcedPrefix: o.forcedPrefix, contextLength: T, label: "prompt" });
   const feats = await frameFeatures(o.frames, prompt.frames, o.config);
-  const frames = new Float32Array(prompt.ids.length * P);
-  prompt.frameIndex.forEach((f, i) => {
-    if (f >= 0) frames.set(feats[f]!, i * P);
-  });
+  const frames = coreFrames([{ frameIndex: prompt.frameIndex, length: prompt.ids.length, features: feats }], P);
   const imEnd = tok.idOf("<|im_end|>");
   if (imEnd === undefined) throw new GenerateError("the tokenizer has no <|im_end|> piece");
   const rng = new Mulberry32(o.seed ?? 0);

@@ -137,6 +137,7 @@ export {
   expandVideo,
   frameParts,
   frameTimestampText,
+  coreFrames,
   mainAgentTurns,
   nextTokenArrays,
   padSequence,

@@ -425,3 +425,26 @@ export function datasetHash(examples: readonly SftExample[]): string {
   }
   return h.digest("hex");
 }
+
+/**
+ * The compute core's frames for a batch (kernels `Batch.frames`): one row of features per frame
+ * slot, in position order: row by row of the batch, each row's first `length` positions, a slot
+ * wherever `frameIndex` >= 0 (its frame's features). Only the slots' rows: the default checkpoint
+ * has 7,776 features a frame, and most positions are text.
+ */
+export function coreFrames(
+  rows: readonly { frameIndex: ArrayLike<number>; length: number; features: readonly Float32Array[] }[],
+  P: number,
+): Float32Array {
+  let slots = 0;
+  for (const r of rows) for (let i = 0; i < r.length; i++) if (r.frameIndex[i]! >= 0) slots++;
+  const out = new Float32Array(slots * P);
+  let k = 0;
+  for (const r of rows) {
+    for (let i = 0; i < r.length; i++) {
+      const f = r.frameIndex[i]!;
+      if (f >= 0) out.set(r.features[f]!, k++ * P);
+    }
+  }
+  return out;
+}

@@ -35,7 +35,7 @@ import {
 import { frameFeatures, videoFrameSource, type FrameSource } from "./frames";
 import { initParameters, Mulberry32 } from "./init";
 import type { TensorMap } from "./safetensors";
-import { datasetHash, sftExamples, type SftExample, type SftOptions } from "./sequence";
+import { coreFrames, datasetHash, sftExamples, type SftExample, type SftOptions } from "./sequence";
 import type { Tokenizer } from "./tokenizer";
 import { defaultTokenizer } from "./vocabulary";
 
@@ -416,13 +416,17 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
     // 2. Packing: targets are the next ids, the mask the loss mask from each row's trainFrom on.
     const B = batchEx.length;
     const seqLen = Math.max(...batchEx.map((e) => e.ids.length)) - 1;
-    const { tokens, targets, mask, frameArr } = batchArrays(B, seqLen, P, tok.pad);
+    const { tokens, targets, mask } = batchArrays(B, seqLen, tok.pad);
     const trained = new Uint8Array(B * seqLen);
     let inputs = 0;
     let lossTokens = 0;
     const tf = performance.now();
     const feats = await Promise.all(batchEx.map((e) => frameFeatures(frames, e.frames, config)));
     const frameTimeMs = performance.now() - tf;
+    const frameArr = coreFrames(
+      batchEx.map((e, b) => ({ frameIndex: e.frameIndex, length: e.ids.length - 1, features: feats[b]! })),
+      P,
+    );
     batchEx.forEach((e, b) => {
       const n = e.ids.length - 1;
       const ids = rowIds[b]!;
@@ -434,8 +438,6 @@ export async function trainSft(o: TrainSftOptions): Promise<TrainSftResult> {
         mask[b * seqLen + i] = t;
         trained[b * seqLen + i] = t;
         lossTokens += t;
-        const f = e.frameIndex[i]!;
-        if (f >= 0) frameArr.set(feats[b]![f]!, (b * seqLen + i) * P);
       }
     });
     // 3. The curricula's weights and extra targets on the packed arrays.
@@ -537,11 +539,10 @@ function coreAdamW(a: AdamWSettings) {
 }
 
 /** The core's input arrays of a [B, seqLen] batch: tokens and targets padded, mask 0, no frames. */
-function batchArrays(B: number, seqLen: number, P: number, pad: number) {
+function batchArrays(B: number, seqLen: number, pad: number) {
   return {
     tokens: new Int32Array(B * seqLen).fill(pad),
     targets: new Int32Array(B * seqLen).fill(pad),
     mask: new Float32Array(B * seqLen),
-    frameArr: new Float32Array(B * seqLen * P),
   };
 }

@@ -9,6 +9,7 @@
 import type { Batch } from "@paravt/kernels";
 import {
   buildPrompt,
+  coreFrames,
   frameFeatures,
   toCoreTokens,
   type FrameRef,
@@ -78,7 +79,7 @@ export async function policyBatch(
   const targets = new Int32Array(B * T).fill(tok.pad);
   const mask = new Float32Array(B * T);
   const oldLogprobs = new Float32Array(B * T);
-  const frames = new Float32Array(B * T * P);
+  const features: Float32Array[][] = [];
   const advantages = new Float32Array(B);
   let positions = 0;
   for (let b = 0; b < B; b++) {
@@ -88,13 +89,15 @@ export async function policyBatch(
     advantages[b] = s.advantage;
     tokens.set(toCoreTokens(s.ids.subarray(0, n), tok), b * T);
     targets.set(s.ids.subarray(1), b * T);
-    const feats = await frameFeatures(s.record.item.frames, s.frames, config);
+    features.push(await frameFeatures(s.record.item.frames, s.frames, config));
     for (let i = 0; i < n; i++) {
       mask[b * T + i] = s.lossMask[i + 1]!;
       oldLogprobs[b * T + i] = s.behaviour[i + 1]!;
-      const f = s.frameIndex[i]!;
-      if (f >= 0) frames.set(feats[f]!, (b * T + i) * P);
     }
   }
+  const frames = coreFrames(
+    seqs.map((s, b) => ({ frameIndex: s.frameIndex, length: s.ids.length - 1, features: features[b]! })),
+    P,
+  );
   return { batch: { batchSize: B, seqLen: T, tokens, targets, mask, frames }, oldLogprobs, advantages, positions };
 }

@@ -65,13 +65,10 @@ async function coreLogits(
   feats: Float32Array[],
 ) {
   const n = seq.ids.length;
-  const dense = new Float32Array(n * config.frameFeatures);
-  let k = 0;
-  seq.frameIndex.forEach((f, i) => {
-    if (f >= 0) dense.set(feats[k++]!, i * config.frameFeatures);
-  });
+  const rows = new Float32Array(feats.length * config.frameFeatures); // the slots' rows, in order
+  feats.forEach((f, k) => rows.set(f, k * config.frameFeatures));
   const r = await model.forward(
-    { batchSize: 1, seqLen: n, tokens: toCoreTokens(seq.ids, tok), frames: dense },
+    { batchSize: 1, seqLen: n, tokens: toCoreTokens(seq.ids, tok), frames: rows },
     { logits: true },
   );
   return r.logits!;
