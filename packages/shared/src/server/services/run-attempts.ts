@@ -6,6 +6,7 @@
 // so an evaluation's config (every sample id, megabytes) is never read into Node for it.
 import { hostname } from "node:os";
 import { MAX_RUN_ATTEMPT_ENTRIES, type RUN_ATTEMPT_OUTCOMES } from "../../contracts/runs";
+import type { Prisma } from "@paravt/db";
 import { db } from "../db";
 import { workerIdentity } from "../worker-registry";
 
@@ -84,17 +85,19 @@ export async function recordShardWorker(runId: string, queue: string | undefined
 
 /**
  * Writes how an attempt ended: attempt `attempt` (the fence of the delivery that ends it), or
- * without one every attempt still open. Writes nothing when no such attempt is open.
+ * without one every attempt still open. Writes nothing when no such attempt is open. `client`: the
+ * transaction that also ends the run, so nobody sees the run ended with its attempt still open.
  */
 export async function closeAttempt(
   runId: string,
   outcome: Outcome,
   opts: { attempt?: number | undefined; reason?: string | undefined } = {},
+  client: Pick<Prisma.TransactionClient, "$executeRaw"> = db(),
 ): Promise<void> {
   const attempt = opts.attempt ?? null;
   const reason = opts.reason === undefined ? null : opts.reason.slice(0, REASON_CHARS);
   const now = new Date().toISOString();
-  await db().$executeRaw`UPDATE runs SET config = jsonb_set(config, '{workerAttempts}', (
+  await client.$executeRaw`UPDATE runs SET config = jsonb_set(config, '{workerAttempts}', (
       SELECT jsonb_agg(
         CASE WHEN e->'attempt' IS NOT NULL AND e->'outcome' IS NULL
                AND (${attempt}::int IS NULL OR (e->>'attempt')::int = ${attempt}::int)

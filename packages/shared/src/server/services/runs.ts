@@ -302,13 +302,16 @@ export async function reportRunProgress(
  * was taken over meanwhile (its lock lost) then writes nothing: the row belongs to the newer one.
  */
 export async function finishRun(runId: string, message = "Done", fence?: number): Promise<void> {
-  const res = await db().run.updateMany({
-    where: { id: runId, status: "RUNNING", ...(fence !== undefined ? { attempts: fence } : {}) },
-    data: { status: "SUCCEEDED", progress: 1, message, finishedAt: new Date() },
+  // The status and the attempt's outcome in one transaction: a reader never sees one without the other.
+  const finished = await db().$transaction(async (tx) => {
+    const res = await tx.run.updateMany({
+      where: { id: runId, status: "RUNNING", ...(fence !== undefined ? { attempts: fence } : {}) },
+      data: { status: "SUCCEEDED", progress: 1, message, finishedAt: new Date() },
+    });
+    if (res.count) await closeAttempt(runId, "succeeded", { attempt: fence }, tx);
+    return res.count > 0;
   });
-  if (!res.count) return;
-  await closeAttempt(runId, "succeeded", { attempt: fence });
-  await publishRunState(runId, STATUS_CHANGED);
+  if (finished) await publishRunState(runId, STATUS_CHANGED);
 }
 
 /**
@@ -316,14 +319,16 @@ export async function finishRun(runId: string, message = "Done", fence?: number)
  * again); on the last attempt it becomes FAILED with the reason.
  */
 export async function failRunAttempt(runId: string, error: string, willRetry: boolean, fence?: number): Promise<void> {
-  const res = await db().run.updateMany({
-    // With `fence`, only the delivery that still owns the run (see finishRun) writes.
-    where: { id: runId, status: "RUNNING", ...(fence !== undefined ? { attempts: fence } : {}) },
-    data: willRetry
-      ? { status: "QUEUED", message: `Retrying after error: ${error}`.slice(0, 1000) }
-      : { status: "FAILED", error: error.slice(0, 4000), finishedAt: new Date() },
+  const failed = await db().$transaction(async (tx) => {
+    const res = await tx.run.updateMany({
+      // With `fence`, only the delivery that still owns the run (see finishRun) writes.
+      where: { id: runId, status: "RUNNING", ...(fence !== undefined ? { attempts: fence } : {}) },
+      data: willRetry
+        ? { status: "QUEUED", message: `Retrying after error: ${error}`.slice(0, 1000) }
+        : { status: "FAILED", error: error.slice(0, 4000), finishedAt: new Date() },
+    });
+    if (res.count) await closeAttempt(runId, willRetry ? "retrying" : "failed", { attempt: fence, reason: error }, tx);
+    return res.count > 0;
   });
-  if (!res.count) return;
-  await closeAttempt(runId, willRetry ? "retrying" : "failed", { attempt: fence, reason: error });
-  await publishRunState(runId, STATUS_CHANGED);
+  if (failed) await publishRunState(runId, STATUS_CHANGED);
 }
