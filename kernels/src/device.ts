@@ -4,6 +4,8 @@
 // says why.
 
 export const DEVICE_CHOICES = ["auto", "cpu", "cuda"] as const;
+/** PARAVT_MATMUL_PRECISION: the CUDA backend's product precision (src/cuda/matmul_precision.h). */
+export const MATMUL_PRECISIONS = ["fp32", "tf32", "bf16"] as const;
 export type DeviceChoice = (typeof DEVICE_CHOICES)[number];
 
 export interface CudaDevice {

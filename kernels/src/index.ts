@@ -15,6 +15,7 @@ export {
   CUDA_CONTEXT_LOST,
   DEVICE_CHOICES,
   isCudaContextLost,
+  MATMUL_PRECISIONS,
   resolveDevice,
   type CudaDevice,
   type CudaProbe,

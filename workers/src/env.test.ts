@@ -28,4 +28,12 @@ describe("workerQueues", () => {
     expect(() => workerEnv({ WORKER_QUEUES: "" })).toThrow(/at least one of cpu,gpu/);
     expect(() => workerEnv({ WORKER_QUEUES: "tpu" })).toThrow(/Invalid worker configuration/);
   });
+
+  it("takes the CUDA core's matmul precision, fp32 by default, and refuses an unknown one at start", () => {
+    expect(workerEnv({}).PARAVT_MATMUL_PRECISION).toBe("fp32");
+    expect(workerEnv({ PARAVT_MATMUL_PRECISION: "bf16" }).PARAVT_MATMUL_PRECISION).toBe("bf16");
+    expect(() => workerEnv({ PARAVT_MATMUL_PRECISION: "fp16" })).toThrow(
+      /Invalid worker configuration[\s\S]*PARAVT_MATMUL_PRECISION/,
+    );
+  });
 });

@@ -1,4 +1,4 @@
-import { DEVICE_CHOICES } from "@paravt/kernels";
+import { DEVICE_CHOICES, MATMUL_PRECISIONS } from "@paravt/kernels";
 import { QUEUES, type QueueName } from "@paravt/shared";
 import { z } from "zod";
 
@@ -34,6 +34,9 @@ const workerEnvSchema = z.object({
   // The compute core's backend: auto (CUDA when built in, else CPU), cpu, or cuda (an error
   // without a CUDA backend). kernels/src/device.ts.
   PARAVT_DEVICE: z.enum(DEVICE_CHOICES).default("auto"),
+  // The CUDA core's product precision, read by the backend itself (kernels/src/cuda/
+  // matmul_precision.h); checked here so a typo stops the worker at start with this message.
+  PARAVT_MATMUL_PRECISION: z.enum(MATMUL_PRECISIONS).default("fp32"),
 });
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
