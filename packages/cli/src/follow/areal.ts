@@ -22,7 +22,7 @@ import { readCompleteLines } from "../remote/ingest-file";
 import type { Converter, RunDescription, SourceRead, SpoolLine } from "./follow";
 import { trajectoryOfChatText } from "./chat";
 import { callsOfText, clientId, metricName, metricsItem, pyJson, ROLLOUTS_PER_STEP, rolloutLine, sha } from "./items";
-import type { RolloutDefaults } from "./options";
+import { stillSettling, type RolloutDefaults } from "./options";
 
 export interface ArealState {
   /** The log file read (main.log or trainer.log), where its next unread line starts, the step it is in. */
@@ -172,7 +172,7 @@ export function arealConverter(o: ArealOptions): Converter<ArealState> {
         const offset = state.files[key] ?? 0;
         if (!stat || stat.size <= offset) continue;
         // The group's lines are appended one after another: a quiet file holds the whole group.
-        if (Date.now() - stat.mtimeMs < o.settleMs) {
+        if (stillSettling(stat.mtimeMs, o.settleMs)) {
           unsettled++;
           continue;
         }

@@ -17,3 +17,13 @@ export const rolloutDefaultsSchema = z.object({
   settleMs: z.number().int().min(0).default(2000),
 });
 export type RolloutDefaults = z.infer<typeof rolloutDefaultsSchema>;
+
+/**
+ * Whether a file last written at `mtimeMs` is still settling (younger than `settleMs`). Its age
+ * is never taken below 0: a file's mtime has sub-millisecond precision and Date.now() does not,
+ * so a file written in the current millisecond reads a little "in the future"; with settleMs 0
+ * (no wait) it must still count as settled.
+ */
+export function stillSettling(mtimeMs: number, settleMs: number, now = Date.now()): boolean {
+  return Math.max(0, now - mtimeMs) < settleMs;
+}

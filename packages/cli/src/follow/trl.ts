@@ -24,7 +24,7 @@ import {
   rolloutLine,
   sha,
 } from "./items";
-import type { RolloutDefaults } from "./options";
+import { stillSettling, type RolloutDefaults } from "./options";
 
 export interface TrlState {
   /** The last step whose completions parquet was read (-1: none). */
@@ -187,7 +187,7 @@ export function trlConverter(o: TrlOptions): Converter<TrlState> {
         if (read >= FILES_PER_READ) break;
         const later = i + 1 < files.length;
         const stat = await fs.stat(f.file).catch(() => null);
-        if (!stat || (!later && Date.now() - stat.mtimeMs < o.settleMs)) break;
+        if (!stat || (!later && stillSettling(stat.mtimeMs, o.settleMs))) break;
         let rows: Row[];
         try {
           rows = await readParquet(f.file);

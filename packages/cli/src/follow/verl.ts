@@ -25,7 +25,7 @@ import {
   rolloutLine,
   sha,
 } from "./items";
-import type { RolloutDefaults } from "./options";
+import { stillSettling, type RolloutDefaults } from "./options";
 
 export interface VerlState {
   /** The last step whose dump was read (-1: none). */
@@ -179,7 +179,7 @@ export function verlConverter(o: VerlOptions): Converter<VerlState> {
         if (!stat) break;
         // `_dump_generations` writes the whole file at once; the next step's file, or a quiet
         // moment, says it is done.
-        if (!later && Date.now() - stat.mtimeMs < o.settleMs) break;
+        if (!later && stillSettling(stat.mtimeMs, o.settleMs)) break;
         const text = await fs.readFile(f.file, "utf8");
         if (!later && !text.endsWith("\n")) break;
         const rows: Row[] = [];
