@@ -367,6 +367,17 @@ static void test_loss(Suite& s, int N, int V, Rng& r) {
 // ---------------------------------------------------------------------------------------------
 // the model
 
+// `same` for each parameter tensor of the model's layout (buffers of num_params floats).
+static void same_per_tensor(Suite& s, const char* what, const Model& m, const float* got, const float* want,
+                            double tol) {
+  for (int i = 0; i < NUM_PARAM_TENSORS; i++) {
+    const ParamInfo* p = &m.layout[i];
+    char name[64];
+    snprintf(name, sizeof(name), "%s %s", what, p->name);
+    same(s, name, got + p->offset, want + p->offset, p->numel, tol);
+  }
+}
+
 static void test_fixture_step(Suite& s, const char* path, double tol = 1e-4) {
   FILE* f = fopenCheck(path, "rb");
   FixtureHeader h;
@@ -406,12 +417,7 @@ static void test_fixture_step(Suite& s, const char* path, double tol = 1e-4) {
   model_backward(&m, 0);
   got.resize(np);
   model_get_grads(&m, got.data());
-  for (int i = 0; i < NUM_PARAM_TENSORS; i++) {
-    const ParamInfo* p = &m.layout[i];
-    char name[64];
-    snprintf(name, sizeof(name), "fixture grad %s", p->name);
-    same(s, name, got.data() + p->offset, grads.data() + p->offset, p->numel, tol);
-  }
+  same_per_tensor(s, "fixture grad", m, got.data(), grads.data(), tol);
   AdamWConfig opt = {h.lr, h.beta1, h.beta2, h.eps, h.weight_decay, h.max_grad_norm};
   UpdateResult u;
   model_update(&m, &opt, &u);
@@ -507,12 +513,7 @@ static void test_model_step(Suite& s, const ModelConfig& cfg, int B, int T, Rng&
   std::vector<float> gc(mc.num_params), gg(mc.num_params);
   model_get_grads(&mc, gc.data());
   model_get_grads(&mg, gg.data());
-  for (int i = 0; i < NUM_PARAM_TENSORS; i++) {
-    const ParamInfo* p = &mc.layout[i];
-    char name[64];
-    snprintf(name, sizeof(name), "large step grad %s", p->name);
-    same(s, name, gg.data() + p->offset, gc.data() + p->offset, p->numel, tol);
-  }
+  same_per_tensor(s, "large step grad", mc, gg.data(), gc.data(), tol);
   AdamWConfig opt = {1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1.0f};
   UpdateResult uc, ug;
   model_update(&mc, &opt, &uc);
