@@ -1,10 +1,10 @@
 // Eval reads at the size of real runs (issue 42 item 3): a samples page (`evals.listSamples`, 50
 // rows, the first page and one in the middle) and the groups list (`evals.listGroups`) of a live
-// run of N episodes (live summary from the run's tallies, the run's config read without its
-// sample ids, the page one range of the (run, sample key, rollout, id) index), against the reads
-// they replaced on the same run, kept here: the summary from every episode row with its turns
-// (paged: one query for 100k rows exceeds Postgres' 65,535 bind parameters), the whole config
-// parsed, the page through a join with the samples and Prisma's cursor. Then what a shard pays per
+// run of N episodes (live summary from the run's tallies, the run's small config (its sample ids
+// are rows of `eval_run_samples`), the page one range of the (run, sample key, rollout, id)
+// index), against the reads they replaced on the same run, kept here: the summary from every
+// episode row with its turns (paged: one query for 100k rows exceeds Postgres' 65,535 bind
+// parameters), the page through a join with the samples and Prisma's cursor. Then what a shard pays per
 // stored episode: the store (episode + tally in one transaction) and the stored count (tallies vs
 // the COUNT(*) it replaced).
 //   npx tsx bench/evals/run.ts [--episodes 100000] [--reps 50] [--before-reps 5] [--stores 200]
@@ -63,7 +63,7 @@ async function seed() {
   );
   const sampleIds = Array.from({ length: N }, (_, i) => `${tag}_s${i + 1}`);
   const group = { id: `grp_bench_${tag}`, name: "bench" };
-  const config = benchEvalRunConfig({ group, modelId: "bench", datasetId: dataset.id, sampleIds });
+  const config = benchEvalRunConfig({ group, modelId: "bench", datasetId: dataset.id, sampleCount: N });
   const run = await db().run.create({
     data: {
       projectId: fx.project.id,
@@ -74,6 +74,7 @@ async function seed() {
       config,
     },
   });
+  await writeSamples(run.id, sampleIds);
   await db().$executeRawUnsafe(
     `INSERT INTO episodes (id, run_id, sample_id, k, prompt_mode, status, error, prediction, score, correct,
                            tool_call_count, overview_timestamps, details)
@@ -101,20 +102,28 @@ async function seed() {
     N,
   );
   for (let i = 0; i < 3; i++) {
-    await db().run.create({
+    const finished = await db().run.create({
       data: {
         projectId: fx.project.id,
         kind: "eval",
         jobName: "eval.run",
         name: `bench finished ${i}`,
         status: "SUCCEEDED",
-        config: { ...config, sampleIds: sampleIds.slice(0, 10) },
+        config: { ...config, sampleCount: 10 },
         summary: JSON.parse(JSON.stringify(evals.summarize([], 10))),
       },
     });
+    await writeSamples(finished.id, sampleIds.slice(0, 10));
   }
-  await db().$executeRawUnsafe("ANALYZE samples; ANALYZE episodes; ANALYZE turns; ANALYZE runs");
+  await db().$executeRawUnsafe(
+    "ANALYZE samples; ANALYZE episodes; ANALYZE turns; ANALYZE runs; ANALYZE eval_run_samples",
+  );
   return { access, runId: run.id, tag };
+}
+
+/** A run's sample ids in `eval_run_samples`, as a launch writes them. */
+function writeSamples(runId: string, ids: string[]) {
+  return db().$transaction((tx) => evals.writeRunSamples(tx, runId, ids), { timeout: 120_000 });
 }
 
 const fmt = (xs: number[]) => `${pct(xs, 50).toFixed(0)} / ${pct(xs, 99).toFixed(0)}`;
@@ -143,7 +152,8 @@ const pageInput = (cursor?: string) => ({ runId, limit: PAGE, ...(cursor ? { cur
 const middle = `${tag}_e${Math.floor(N / 2)}`;
 
 // The reads this change replaced (evals.ts before issue 42 item 3), kept here as the baseline: the
-// run rows with their whole config (the launch's sample ids included) parsed, the live summary
+// run rows with their whole config parsed (which then held the launch's sample ids; they are rows
+// of `eval_run_samples` now, so this part of the baseline is small here too), the live summary
 // from every episode row with its turns, and the page ordered through a join with the samples,
 // paged by Prisma's cursor.
 const runInclude = {

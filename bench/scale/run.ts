@@ -120,7 +120,7 @@ async function seed(): Promise<Seed> {
     const g = r % 2;
     const live = r < 2;
     const group = { id: `grp_scale_${tag}_${g}`, name: `scale ${g}` };
-    const config = benchEvalRunConfig({ group, modelId: `model_${r}`, datasetId: dataset.id, sampleIds });
+    const config = benchEvalRunConfig({ group, modelId: `model_${r}`, datasetId: dataset.id, sampleCount: PER_RUN });
     const run = await db().run.create({
       data: {
         projectId: fx.project.id,
@@ -132,6 +132,9 @@ async function seed(): Promise<Seed> {
         ...(live ? {} : { summary: JSON.parse(JSON.stringify(evals.summarize([], PER_RUN))) }),
       },
     });
+    await timedStep(`eval run ${r}: ${PER_RUN.toLocaleString()} sample ids`, seconds, () =>
+      db().$transaction((tx) => evals.writeRunSamples(tx, run.id, sampleIds), { timeout: 120_000 }),
+    );
     const rtag = `${tag}_r${r}`;
     evalRuns.push({ id: run.id, tag: rtag, live });
     // Episodes and turns as bench/evals writes them (5 % ERROR, no turns for those).

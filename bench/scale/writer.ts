@@ -108,8 +108,10 @@ function episode(sampleId: string, rolloutIndex: number, i: number): Evals.Episo
 
 /**
  * `evals.reportStoredProgress` as it was before the fix: the run row read back for the event with
- * its `config` (an eval run's config holds its sample ids: ~3 MB at 100k samples, read and parsed
- * after every stored episode; the event needs none of it). The baseline of the fix, measured.
+ * its `config` (the event needs none of it). The baseline of the fix, measured when an eval run's
+ * config held its sample ids (~3 MB at 100k samples, read and parsed after every stored episode);
+ * they are rows of `eval_run_samples` since, so this baseline now reads a config of a few hundred
+ * bytes and no longer reproduces that cost.
  */
 async function wholeRowProgress(runId: string, total: number, stored: number): Promise<number> {
   const count = await evals.countStored(runId);

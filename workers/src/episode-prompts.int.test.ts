@@ -97,7 +97,7 @@ async function evalEpisode(o: { nano: boolean; knobs: Partial<EvalKnobs>; subtit
     mode: "agentic_general",
     k: 4,
     knobs: o.knobs,
-    sampleIds: [sample.id],
+    sampleCount: 1,
     shardSize: 1,
   });
   const run = await db().run.create({

@@ -296,7 +296,9 @@ describe("evals.launch with sampleIds", () => {
     const base = { projectId, name: "one", modelIds: [a.id], datasetIds: [dataset.id], modes: ["direct" as const] };
     const launched = await fx.asEditor.evals.launch({ ...base, ks: [8], sampleIds: [samples[1]!.id] });
     const run = await db().run.findUniqueOrThrow({ where: { id: launched.runs[0]!.id } });
-    expect((run.config as { sampleIds: string[] }).sampleIds).toEqual([samples[1]!.id]);
+    expect((run.config as { sampleCount: number }).sampleCount).toBe(1);
+    const stored = await db().evalRunSample.findMany({ where: { runId: run.id }, orderBy: { ordinal: "asc" } });
+    expect(stored.map((s) => [s.ordinal, s.sampleId])).toEqual([[0, samples[1]!.id]]);
     const refused = await failure(
       fx.asEditor.evals.launch({ ...base, ks: [16], sampleIds: [samples[0]!.id, other.samples[0]!.id] }),
     );

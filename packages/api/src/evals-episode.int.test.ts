@@ -41,7 +41,7 @@ async function seed(fx: Fx) {
     mode: "agentic_general",
     k: 8,
     knobs: {},
-    sampleIds: [sample.id],
+    sampleCount: 1,
     shardSize: 1,
   });
   const run = await db().run.create({

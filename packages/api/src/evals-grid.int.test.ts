@@ -83,7 +83,7 @@ async function seedRun(
     mode: "agentic_general",
     k: 8,
     knobs: evalKnobs.parse({}),
-    sampleIds: [...seeded.ids.values()],
+    sampleCount: seeded.ids.size,
     shardSize: 8,
   });
   const run = await db().run.create({

@@ -22,7 +22,7 @@ async function setEvalConfig(runId: string, name: string, datasetId: string, sam
     mode: "agentic_general",
     k: 64,
     knobs: evalKnobs.parse({}),
-    sampleIds,
+    sampleCount: sampleIds.length,
     shardSize: 8,
   });
   await db().run.update({ where: { id: runId }, data: { config } });

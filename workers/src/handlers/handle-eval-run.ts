@@ -16,7 +16,7 @@ export const handleEvalRun: JobHandler<"eval.run"> = async ({ runId }) => {
   const settings = evals.evalSettings(run);
   if (!settings) throw new PermanentJobError("This run has no valid evaluation settings");
   // Samples deleted since the launch (with their dataset rows) have nothing to store.
-  const total = await db().sample.count({ where: { id: { in: settings.sampleIds } } });
+  const total = await evals.countExistingRunSamples(runId);
   const stored = await evals.countStored(runId);
   if (stored < total) {
     // Every shard completed yet rows are missing: a retry re-checks after in-flight writes land.

@@ -68,9 +68,10 @@ export function loadSample(sampleId: string) {
 }
 
 /**
- * One shard of an evaluation: samples run.config.sampleIds[from, to), one after another. Samples
- * already stored (by an earlier attempt, or a worker that died) are skipped, so a retried or
- * taken-over shard resumes where the last one stopped. Each sample's episode is stored with its
+ * One shard of an evaluation: the run's samples at ordinals [from, to) (`eval_run_samples`, of
+ * which it reads only this slice), one after another. Samples already stored (by an earlier
+ * attempt, or a worker that died) are skipped, so a retried or taken-over shard resumes where the
+ * last one stopped. Each sample's episode is stored with its
  * turns and tool calls in one transaction before the next starts; an engine that fails (dead
  * server, decode error) makes that sample ERROR with the reason, never a wrong answer, and the
  * shard goes on; except a lost CUDA context of this worker (DeviceLostError): nothing is stored, the
@@ -82,7 +83,7 @@ export const handleEvalShard: JobHandler<"eval.shard"> = async ({ runId, shard, 
   if (!run) throw new SkipJobError(`run ${runId} no longer exists`);
   const cfg = evals.evalSettings(run);
   if (!cfg) throw new PermanentJobError("This run has no valid evaluation settings");
-  const ids = cfg.sampleIds.slice(from, to);
+  const ids = await evals.runSampleSlice(runId, from, to);
   const done = await evals.storedSampleIds(runId, ids);
   const todo = ids.filter((id) => !done.has(id));
   if (!todo.length) return `shard ${shard}: all ${ids.length} samples already stored`;
@@ -137,7 +138,7 @@ export const handleEvalShard: JobHandler<"eval.shard"> = async ({ runId, shard, 
       const fresh = await evals.storeEpisode(runId, record);
       evaluated++;
       if (record.status === "ERROR") errors++;
-      await evals.reportStoredProgress(runId, cfg.sampleIds.length, fresh ? 1 : 0);
+      await evals.reportStoredProgress(runId, cfg.sampleCount, fresh ? 1 : 0);
     }
   } finally {
     ctx.signal.removeEventListener("abort", onLockLost);

@@ -150,8 +150,11 @@ export const evalRunConfig = z.object({
   mode: evalModeSchema,
   k: z.number().int().min(1).max(MAX_K),
   knobs: evalKnobs,
-  /** The samples of this run in order; shard i covers sampleIds[from, to). Fixed at launch. */
-  sampleIds: z.array(z.string()),
+  /**
+   * How many samples the run covers, fixed at launch. The ids themselves, in order, are the run's
+   * `eval_run_samples` rows (services/evals-run-samples.ts): shard i covers ordinals [from, to).
+   */
+  sampleCount: z.number().int().min(0),
   shardSize: z.number().int().min(1),
   split: z.string().optional(),
   sampleLimit: z.number().int().optional(),

@@ -297,10 +297,10 @@ export type RunAttempt = z.infer<typeof runAttemptSchema>;
 export const RUN_CONFIG_RECORD_KEYS: readonly string[] = ["worker", "workerAttempts"];
 
 /**
- * A run's config as stored (an eval's sample ids replaced by their count, the attempt log apart)
- * with what the run page shows beside it: the worker of the last attempt, every attempt, the
- * dataset and the model it names. The page fills the defaults in from the launch contracts
- * (apps/web components/runs/run-config.ts).
+ * A run's config as stored (the attempt log apart; an eval's says how many samples it covers,
+ * whose ids are rows of their own) with what the run page shows beside it: the worker of the last
+ * attempt, every attempt, the dataset and the model it names. The page fills the defaults in from
+ * the launch contracts (apps/web components/runs/run-config.ts).
  */
 export const runConfigOutput = z.object({
   id: z.string(),
@@ -310,6 +310,7 @@ export const runConfigOutput = z.object({
   startedAt: z.date().nullable(),
   finishedAt: z.date().nullable(),
   config: z.record(z.string(), z.unknown()),
+  /** An evaluation's number of samples (its `config.sampleCount`); null for every other run. */
   sampleCount: z.number().int().nullable(),
   worker: runWorkerSchema.nullable(),
   /** Oldest first; the newest MAX_RUN_ATTEMPT_ENTRIES are kept. */

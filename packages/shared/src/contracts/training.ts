@@ -204,8 +204,8 @@ export const runsTableRow = runOutput.extend({
   /** The model the run registered (train.sft / train.rl record their run id in the model's config). */
   producedModel: named.nullable(),
   /**
-   * The stored settings (an eval's sample ids and the worker left out; texts over 200 characters
-   * and long arrays clipped, at most 300 values): the page resolves the defaults and flattens them.
+   * The stored settings (the worker and attempt log left out; texts over 200 characters and long
+   * arrays clipped, at most 300 values): the page resolves the defaults and flattens them.
    */
   config: z.record(z.string(), z.unknown()),
   configClipped: z.boolean(),

@@ -82,8 +82,9 @@ export const JOB_CATALOG = {
     // queue) or a nano checkpoint (routed to the gpu queue while a live CUDA worker pulls it).
     queue: "cpu",
     gpu: "nano",
-    // Samples run.config.sampleIds[from, to). A retried or taken-over shard skips the samples
-    // already stored (unique run+sample+rollout), so nothing is evaluated or counted twice.
+    // The run's samples at ordinals [from, to) (eval_run_samples). A retried or taken-over shard
+    // skips the samples already stored (unique run+sample+rollout), so nothing is evaluated or
+    // counted twice.
     payload: runRef.extend({
       shard: z.number().int().min(0),
       from: z.number().int().min(0),

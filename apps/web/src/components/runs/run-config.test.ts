@@ -52,11 +52,17 @@ describe("resolveRunConfig", () => {
     });
   });
 
-  it("lists an eval's knobs with defaults, without its sample ids", () => {
-    const rows = resolvedRows("eval", { modelId: "m", sampleIds: ["a", "b"], knobs: { temperature: 0.5 } });
+  it("lists an eval's knobs with defaults and its sample count, without the attempt records", () => {
+    const rows = resolvedRows("eval", {
+      modelId: "m",
+      sampleCount: 2,
+      knobs: { temperature: 0.5 },
+      workerAttempts: [{ host: "h", pid: 1, startedAt: "2026-11-28T10:00:00.000Z" }],
+    });
     expect(rows.find((r) => r.key === "knobs.temperature")?.value).toBe("0.5");
     expect(rows.some((r) => r.key === "knobs.maxTurns")).toBe(true);
-    expect(rows.some((r) => r.key.startsWith("sampleIds"))).toBe(false);
+    expect(rows.find((r) => r.key === "sampleCount")?.value).toBe("2");
+    expect(rows.some((r) => r.key.startsWith("workerAttempts"))).toBe(false);
   });
 
   it("shows a config its schema does not accept as stored", () => {
@@ -154,7 +160,7 @@ describe("relaunch", () => {
       mode: "agentic_general",
       k: 16,
       knobs: { temperature: 0.3 },
-      sampleIds: ["a"],
+      sampleCount: 1,
       shardSize: 8,
     })!;
     expect(e).toMatchObject({

@@ -16,8 +16,8 @@ import {
 import { initialLaunchForm, type LaunchFormState } from "../evals/launch-form-state";
 import { OVERRIDE_FIELDS, presetOverrides, type RlFormState } from "../training/rl-launch-state";
 
-/** Keys the page shows apart (the worker and attempts), or that are not settings (the eval's sample ids). */
-const NOT_SETTINGS = new Set([...RUN_CONFIG_RECORD_KEYS, "sampleIds"]);
+/** Keys the page shows apart (the worker and attempts). */
+const NOT_SETTINGS = new Set(RUN_CONFIG_RECORD_KEYS);
 
 function withoutNonSettings(config: unknown): Record<string, unknown> {
   const c = config !== null && typeof config === "object" && !Array.isArray(config) ? config : {};

@@ -101,7 +101,7 @@ async function seedRun(
         mode: o.mode,
         k: 64,
         knobs: evalKnobs.parse({}),
-        sampleIds,
+        sampleCount: sampleIds.length,
         shardSize: 8,
       });
   const run = await db().run.create({

@@ -73,7 +73,7 @@ describe("training.runs (the runs table)", () => {
         name: "eval-a",
         createdAt: new Date(startedAt.getTime() + 2000),
         modelId: start.id,
-        config: { sampleIds: Array.from({ length: 50 }, (_, i) => `s${i}`), datasetId: dataset.id },
+        config: { sampleCount: 50, datasetId: dataset.id },
       },
     });
     const produced = await db().model.create({
@@ -112,8 +112,8 @@ describe("training.runs (the runs table)", () => {
     expect((await fx.asViewer.training.runs({ projectId, kind: "rl", status: "SUCCEEDED" })).rows).toEqual([]);
     const evals = (await fx.asViewer.training.runs({ projectId, kind: "eval" })).rows;
     expect(evals.map((r) => r.id)).toEqual([evalRun.id]);
-    // An evaluation's thousands of sample ids are not a setting; it names the model it evaluated.
-    expect(evals[0]!.config).toEqual({ datasetId: dataset.id });
+    // An evaluation's settings say how many samples it covers; it names the model it evaluated.
+    expect(evals[0]!.config).toEqual({ sampleCount: 50, datasetId: dataset.id });
     expect(evals[0]!.model).toEqual({ id: start.id, name: "start-ckpt" });
     expect(evals[0]!.eval).toBeNull(); // no summary yet (still running)
     const all = await fx.asViewer.training.runs({ projectId, kind: "all" });

@@ -77,7 +77,7 @@ async function evalRun(n: number) {
         mode: "agentic_general",
         k: 4,
         knobs: evalKnobs.parse({}),
-        sampleIds,
+        sampleCount: sampleIds.length,
         shardSize: 10,
       },
     },

@@ -28,6 +28,7 @@ import type { ProjectAccess } from "./access";
 import { buildMatrix } from "./evals-matrix";
 import { buildGroupTable } from "./evals-table";
 import { enqueueEvalFlow } from "./evals-queue";
+import { writeRunSamples } from "./evals-run-samples";
 import { computeRunSummary, durationCategoryOf } from "./evals-summary";
 import { liveSummaries } from "./evals-tally-store";
 import { getRun, STATUS_CHANGED, toEvent, toRunOutput } from "./runs";
@@ -35,6 +36,7 @@ import { getRun, STATUS_CHANGED, toEvent, toRunOutput } from "./runs";
 export { buildMatrix, headline } from "./evals-matrix";
 export { buildGroupTable, percent, TABLE_POLICY, tableCsv, tableMarkdown } from "./evals-table";
 export { closeEvalFlows, enqueueEvalFlow, shardJobId, shardRanges } from "./evals-queue";
+export { countExistingRunSamples, runSampleSlice, writeRunSamples } from "./evals-run-samples";
 export { computeRunSummary, durationCategoryOf, summarize, summaryRowsOf, type SummaryRow } from "./evals-summary";
 export { summaryFromTallies, tallyRows, type Tally } from "./evals-tally";
 export { ensureTallied, insertTallied, liveSummaries, runTallies, type TalliedEpisode } from "./evals-tally-store";
@@ -98,9 +100,13 @@ async function assertSamplesIn(sampleIds: readonly string[], datasetIds: readonl
   );
 }
 
+/** A launch's transaction: long enough to write a few hundred thousand sample ids. */
+const CREATE_TX = { timeout: 120_000, maxWait: 30_000 } as const;
+
 /**
- * Creates one eval run (a Run row with its settings in config) and queues its flow. Shared by a
- * launch (a cross product) and a comparison (one sample, one run per compared model).
+ * Creates one eval run (a Run row with its settings in config, its sample ids in order in
+ * `eval_run_samples`, in one transaction) and queues its flow. Shared by a launch (a cross
+ * product) and a comparison (one sample, one run per compared model).
  */
 export async function createEvalRun(
   access: ProjectAccess,
@@ -124,26 +130,30 @@ export async function createEvalRun(
     mode: spec.mode,
     k: spec.k,
     knobs: spec.knobs,
-    sampleIds: spec.sampleIds,
+    sampleCount: spec.sampleIds.length,
     shardSize: spec.shardSize,
     ...(spec.split ? { split: spec.split } : {}),
     ...(spec.sampleLimit ? { sampleLimit: spec.sampleLimit } : {}),
   });
-  const run = await db().run.create({
-    data: {
-      projectId: access.projectId,
-      createdById: access.principal.userId,
-      modelId: spec.model.id,
-      kind: "eval",
-      jobName: "eval.run",
-      name: `${spec.group.name} · ${spec.model.name} · ${spec.dataset.name} · ${spec.mode} · K=${spec.k}`,
-      config: jsonValue(config),
-    },
-  });
+  const run = await db().$transaction(async (tx) => {
+    const created = await tx.run.create({
+      data: {
+        projectId: access.projectId,
+        createdById: access.principal.userId,
+        modelId: spec.model.id,
+        kind: "eval",
+        jobName: "eval.run",
+        name: `${spec.group.name} · ${spec.model.name} · ${spec.dataset.name} · ${spec.mode} · K=${spec.k}`,
+        config: jsonValue(config),
+      },
+    });
+    await writeRunSamples(tx, created.id, spec.sampleIds);
+    return created;
+  }, CREATE_TX);
   // Published before enqueueing so that no subscriber can see RUNNING before QUEUED.
   await publishRunEvent(toEvent(run, STATUS_CHANGED));
   try {
-    await enqueueEvalFlow(run.id, spec.sampleIds.length, spec.shardSize);
+    await enqueueEvalFlow(run.id, config.sampleCount, config.shardSize);
   } catch (err) {
     // The row must not claim QUEUED when nothing will ever run it.
     const failed = await db().run.update({
@@ -219,8 +229,6 @@ export async function launchEval(
 type RunRow = Run & {
   createdBy: { email: string } | null;
   model: { id: string; name: string; kind: "NANO_CHECKPOINT" | "OPENAI_COMPATIBLE" | "EXTERNAL" } | null;
-  /** How many sample ids the launch fixed in `config.sampleIds` (null: none), which `config` lacks here. */
-  sampleIdCount: number | null;
 };
 
 const runInclude = {
@@ -229,42 +237,25 @@ const runInclude = {
 } as const;
 
 /**
- * Eval and import runs with their settings, `config` read without its `sampleIds` (counted in
- * Postgres instead): a launch's sample ids are most of a big run's config (100,000 ids are 3 MB
- * of JSON) and a read of the run's summary or page needs only their number.
+ * Eval and import runs with their settings. An eval run's config is a few hundred bytes whatever
+ * its size (its sample ids are rows of `eval_run_samples`, its config says how many).
  */
 async function findEvalRuns(args: {
   where: Prisma.RunWhereInput;
   orderBy?: Prisma.RunOrderByWithRelationInput;
   take?: number;
 }): Promise<RunRow[]> {
-  const rows = await db().run.findMany({
+  return db().run.findMany({
     ...args,
     where: { AND: [args.where, { kind: { in: [...EVAL_KINDS] } }] },
-    omit: { config: true },
     include: runInclude,
-  });
-  if (!rows.length) return [];
-  const configs = await db().$queryRaw<{ id: string; config: Prisma.JsonValue; sampleIdCount: number | null }[]>`
-    SELECT id, CASE WHEN jsonb_typeof(config) = 'object' THEN config - 'sampleIds' ELSE config END AS config,
-           CASE WHEN jsonb_typeof(config -> 'sampleIds') = 'array' THEN jsonb_array_length(config -> 'sampleIds') END
-             AS "sampleIdCount"
-    FROM runs WHERE id = ANY(${rows.map((r) => r.id)}::text[])`;
-  const byId = new Map(configs.map((c) => [c.id, c]));
-  return rows.flatMap((r) => {
-    const c = byId.get(r.id);
-    return c ? [{ ...r, config: c.config ?? {}, sampleIdCount: c.sampleIdCount }] : [];
   });
 }
 
-/** An eval run's settings as `findEvalRuns` reads them (its sample ids counted, not listed). */
-const evalRunSettings = evalRunConfig.omit({ sampleIds: true });
-
 /** An eval or import run's settings, whichever of the two it is (null: not an eval run). */
 function settingsOf(r: RunRow) {
-  const ev = evalRunSettings.safeParse(r.config);
-  if (ev.success && r.sampleIdCount !== null)
-    return { ...ev.data, imported: false as const, sampleCount: r.sampleIdCount };
+  const ev = evalRunConfig.safeParse(r.config);
+  if (ev.success) return { ...ev.data, imported: false as const };
   const im = importedRunConfig.safeParse(r.config);
   if (im.success) return { ...im.data, knobs: null, imported: true as const, sampleCount: im.data.imported.matched };
   return null;

@@ -100,7 +100,7 @@ describe("the attempt log", () => {
   });
 
   it("lists an evaluation's shard worker once, beside its parent's attempts", async () => {
-    const { access, run } = await queuedRun("eval", { sampleIds: ["a", "b"], shardSize: 1 });
+    const { access, run } = await queuedRun("eval", { sampleCount: 2, shardSize: 1 });
     await startRunPart(run.id, { queue: "gpu" });
     await startRunPart(run.id, { queue: "gpu" });
     await startRunAttempt(run.id, { queue: "cpu" });

@@ -46,7 +46,7 @@ async function clearFinishedJobs(run: Run): Promise<void> {
   if (name === "eval.run") {
     const settings = evalRunConfig.safeParse(run.config);
     if (settings.success) {
-      const shards = shardRanges(settings.data.sampleIds.length, settings.data.shardSize);
+      const shards = shardRanges(settings.data.sampleCount, settings.data.shardSize);
       jobs.push(...shards.map((_, i) => ({ name: "eval.shard" as const, id: shardJobId(run.id, i) })));
     }
   }
@@ -74,7 +74,7 @@ async function enqueueFromRow(run: Run): Promise<void> {
   if (name === "eval.run") {
     const settings = evalRunConfig.safeParse(run.config);
     if (!settings.success) throw new ValidationError("This run has no valid evaluation settings to resume from");
-    await enqueueEvalFlow(run.id, settings.data.sampleIds.length, settings.data.shardSize);
+    await enqueueEvalFlow(run.id, settings.data.sampleCount, settings.data.shardSize);
     return;
   }
   // Payloads are ids only (catalog); a launch stores them in the row's config unless it has its own.

@@ -32,13 +32,14 @@ const MAX_CONFIG_TEXT = 200;
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
- * A run's stored settings as the table carries them: without the eval's sample ids (not a setting)
- * and the attempt records (RUN_CONFIG_RECORD_KEYS, shown on the run page), texts and arrays whose JSON passes MAX_CONFIG_TEXT
- * characters cut (an array becomes "[N items]"), at most MAX_CONFIG_VALUES values.
+ * A run's stored settings as the table carries them: without the attempt records
+ * (RUN_CONFIG_RECORD_KEYS, shown on the run page), texts and arrays whose JSON passes
+ * MAX_CONFIG_TEXT characters cut (an array becomes "[N items]"), at most MAX_CONFIG_VALUES values.
  */
 function tableConfig(stored: unknown): { config: Record<string, unknown>; clipped: boolean } {
-  const { sampleIds: _sampleIds, ...rest } = isObject(stored) ? stored : {};
-  const settings = Object.fromEntries(Object.entries(rest).filter(([k]) => !RUN_CONFIG_RECORD_KEYS.includes(k)));
+  const settings = Object.fromEntries(
+    Object.entries(isObject(stored) ? stored : {}).filter(([k]) => !RUN_CONFIG_RECORD_KEYS.includes(k)),
+  );
   let values = 0;
   let clipped = false;
   const walk = (v: unknown): unknown => {

@@ -170,15 +170,17 @@ function attemptLog(stored: unknown): RunAttempt[] {
 
 /**
  * A run's stored config and what it names (dataset, model), every attempt and the worker of the
- * last one. An eval's sample ids are replaced by their count (thousands of ids are not a setting).
+ * last one. An eval's config says how many samples it covers (`sampleCount`; the ids are rows of
+ * `eval_run_samples`, never read here).
  */
 export async function getRunConfig(access: ProjectAccess, runId: string): Promise<RunConfigOutput> {
   const r = await db().run.findFirst({ where: { id: runId, projectId: access.projectId } });
   if (!r) throw new NotFoundError("Run");
-  const raw = r.config !== null && typeof r.config === "object" && !Array.isArray(r.config) ? r.config : {};
-  const { sampleIds, ...rest } = raw as Record<string, unknown>;
-  const config = Object.fromEntries(Object.entries(rest).filter(([k]) => !RUN_CONFIG_RECORD_KEYS.includes(k)));
-  const attempts = attemptLog(rest.workerAttempts);
+  const stored = (
+    r.config !== null && typeof r.config === "object" && !Array.isArray(r.config) ? r.config : {}
+  ) as Record<string, unknown>;
+  const config = Object.fromEntries(Object.entries(stored).filter(([k]) => !RUN_CONFIG_RECORD_KEYS.includes(k)));
+  const attempts = attemptLog(stored.workerAttempts);
   const last = attempts.findLast((a) => a.attempt !== undefined);
   const datasetId = typeof config.datasetId === "string" ? config.datasetId : null;
   const modelId = r.modelId ?? (typeof config.modelId === "string" ? config.modelId : null);
@@ -202,7 +204,7 @@ export async function getRunConfig(access: ProjectAccess, runId: string): Promis
         ...(last.backend !== undefined ? { backend: last.backend } : {}),
         ...(last.device !== undefined ? { device: last.device } : {}),
       })
-    : runWorkerSchema.safeParse(rest.worker);
+    : runWorkerSchema.safeParse(stored.worker);
   return {
     id: r.id,
     kind: r.kind,
@@ -211,7 +213,7 @@ export async function getRunConfig(access: ProjectAccess, runId: string): Promis
     startedAt: r.startedAt,
     finishedAt: r.finishedAt,
     config,
-    sampleCount: Array.isArray(sampleIds) ? sampleIds.length : null,
+    sampleCount: r.kind === "eval" && typeof stored.sampleCount === "number" ? stored.sampleCount : null,
     worker: w.success ? w.data : null,
     attempts,
     dataset,
