@@ -191,7 +191,7 @@ class Page {
   /** The last step the dashboard shows (of `loss`). */
   shownStep(): number {
     const loss = (this.data.dashboard as MetricQueryOutput | undefined)?.find((s) => s.name === "loss");
-    return loss?.points.at(-1)?.step ?? 0;
+    return loss?.steps.at(-1) ?? 0;
   }
 
   idle() {

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { CLOCK_SKEW_TOLERANCE_MS, type RolloutItemInput } from "@paravt/shared";
+import { CLOCK_SKEW_TOLERANCE_MS, seriesPoints, type RolloutItemInput } from "@paravt/shared";
 import { closeEventBus, db, onRunEvents } from "@paravt/shared/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, codeOf, projectWithRoleCallers } from "./test-helpers";
@@ -146,7 +146,7 @@ describe("ingest router", () => {
     expect(rows[0]!.wallTime.toISOString()).toBe("2026-11-01T00:01:00.000Z");
     // The run's dashboard reads them like any training run's.
     const series = await fx.asViewer.runs.metrics({ projectId, runId: run.id, names: ["kl"] });
-    expect(series[0]!.points.map((p) => p.step)).toEqual([1, 2, 3]);
+    expect(seriesPoints(series[0]!).map((p) => p.step)).toEqual([1, 2, 3]);
   });
 
   it("clock skew: an `at` ahead of the server's clock is stored at the server's time, one long before the run kept, each with its reason", async () => {

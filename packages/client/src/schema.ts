@@ -1771,11 +1771,9 @@ export interface operations {
                     "application/json": {
                         name: string;
                         total: number;
-                        points: {
-                            step: number;
-                            t: number;
-                            value: number;
-                        }[];
+                        steps: number[];
+                        t: number[];
+                        values: number[];
                     }[];
                 };
             };

@@ -5,7 +5,7 @@
 // run again; a (re)subscription reads everything on screen.
 import { appRouter, type AppRouter } from "@paravt/api";
 import { createProjectWithRoles } from "@paravt/db/factories";
-import type { MetricQueryOutput, RunChange, RunOutput } from "@paravt/shared";
+import { seriesPoints, type MetricQueryOutput, type RunChange, type RunOutput } from "@paravt/shared";
 import { db, metrics, runs } from "@paravt/shared/server";
 import { QueryClient, QueryObserver } from "@tanstack/react-query";
 import { createTRPCClient, unstable_localLink, type TRPCLink } from "@trpc/client";
@@ -75,12 +75,12 @@ describe("applyRunEvent", () => {
     const page = await setup();
     try {
       expect(page.chart()[0]).toMatchObject({ name: "loss", total: 200 });
-      expect(page.chart()[0]!.points.at(-1)!.step).toBe(200);
+      expect(seriesPoints(page.chart()[0]!).at(-1)!.step).toBe(200);
 
       // A training step: the chart's new points only; the row from the event itself.
       const step = await metrics.recordStep(page.runId, 201, { loss: 0.001, lr: 2e-3 });
       expect(await page.apply({ metrics: step! }, { message: "step 201/400" })).toEqual(["runs.metricsSince"]);
-      expect(page.chart().map((s) => [s.name, s.total, s.points.at(-1)])).toEqual([
+      expect(page.chart().map((s) => [s.name, s.total, seriesPoints(s).at(-1)])).toEqual([
         ["loss", 201, { step: 201, t: expect.any(Number), value: 0.001 }],
         ["lr", 21, { step: 201, t: expect.any(Number), value: 2e-3 }],
       ]);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dbInt, id, pageLimit, projectRef } from "./common";
+import { dbInt, id, pageLimit, projectRef, syncFirst } from "./common";
 
 export const QUESTION_TYPES = ["mcq", "tvg", "oe"] as const;
 export const questionTypeSchema = z.enum(QUESTION_TYPES);
@@ -209,4 +209,6 @@ export const benchmarkImportReportSchema = z.object({
 export type BenchmarkImportReport = z.infer<typeof benchmarkImportReportSchema>;
 export const SKIPPED_ROWS_KEPT = 200;
 
-export const samplePageOutput = z.object({ items: z.array(sampleOutput), nextCursor: z.string().nullable() });
+export const samplePageOutput = syncFirst(
+  z.object({ items: z.array(sampleOutput), nextCursor: z.string().nullable() }),
+);

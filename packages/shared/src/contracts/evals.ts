@@ -11,7 +11,7 @@ import {
   type PromptMode,
 } from "@paravt/protocol";
 import { z } from "zod";
-import { dbInt, id, pageLimit, projectRef, storable } from "./common";
+import { dbInt, id, pageLimit, projectRef, storable, syncFirst } from "./common";
 import { questionTypeSchema } from "./datasets";
 import { EVAL_QUANTITY_KEYS } from "./eval-quantities";
 import { MODEL_KINDS } from "./models";
@@ -324,7 +324,9 @@ export const evalSampleRow = z.object({
 });
 export type EvalSampleRow = z.infer<typeof evalSampleRow>;
 
-export const evalSamplePageOutput = z.object({ items: z.array(evalSampleRow), nextCursor: z.string().nullable() });
+export const evalSamplePageOutput = syncFirst(
+  z.object({ items: z.array(evalSampleRow), nextCursor: z.string().nullable() }),
+);
 
 export const evalEpisodeRefInput = projectRef.extend({ episodeId: id });
 
@@ -550,21 +552,23 @@ export const matrixCell = z.object({
   status: z.string(),
 });
 
-export const evalMatrixOutput = z.object({
-  columns: z.array(z.object({ datasetId: z.string(), name: z.string() })),
-  rows: z.array(
-    z.object({
-      modelId: z.string(),
-      modelName: z.string(),
-      mode: evalModeSchema,
-      k: z.number().int(),
-      withTool: z.boolean(),
-      cells: z.record(z.string(), matrixCell),
-      /** Mean of the row's cell values over the columns that have one. */
-      average: z.number().nullable(),
-    }),
-  ),
-});
+export const evalMatrixOutput = syncFirst(
+  z.object({
+    columns: z.array(z.object({ datasetId: z.string(), name: z.string() })),
+    rows: z.array(
+      z.object({
+        modelId: z.string(),
+        modelName: z.string(),
+        mode: evalModeSchema,
+        k: z.number().int(),
+        withTool: z.boolean(),
+        cells: z.record(z.string(), matrixCell),
+        /** Mean of the row's cell values over the columns that have one. */
+        average: z.number().nullable(),
+      }),
+    ),
+  }),
+);
 export type EvalMatrixOutput = z.infer<typeof evalMatrixOutput>;
 
 // ----- paper-shaped table of a group (SPEC §5) -------------------------------------------------
@@ -577,29 +581,31 @@ export type EvalMatrixOutput = z.infer<typeof evalMatrixOutput>;
  * one benchmark give two rows. Values are fractions in [0, 1]; `csv` and `markdown` print them in
  * % with one decimal.
  */
-export const evalGroupTableOutput = z.object({
-  group: z.object({ id: z.string(), name: z.string() }),
-  columns: z.array(z.object({ datasetId: z.string(), name: z.string(), metric: evalQuantitySchema })),
-  rows: z.array(
-    z.object({
-      modelName: z.string(),
-      /** The prompt modes of the row's runs, in column order. */
-      modes: z.array(evalModeSchema),
-      k: z.number().int(),
-      withTool: z.boolean(),
-      /** One per column, in column order; null where the row has no run or no answered sample. */
-      values: z.array(z.number().nullable()),
-      /** Mean over ALL columns (as the paper averages its benchmarks); null when a value is missing. */
-      average: z.number().nullable(),
-      /** What a reader must know about the row's figures: unfinished runs, ERROR episodes left out. */
-      notes: z.array(z.string()),
-    }),
-  ),
-  /** Download file name without extension. */
-  fileName: z.string(),
-  csv: z.string(),
-  markdown: z.string(),
-});
+export const evalGroupTableOutput = syncFirst(
+  z.object({
+    group: z.object({ id: z.string(), name: z.string() }),
+    columns: z.array(z.object({ datasetId: z.string(), name: z.string(), metric: evalQuantitySchema })),
+    rows: z.array(
+      z.object({
+        modelName: z.string(),
+        /** The prompt modes of the row's runs, in column order. */
+        modes: z.array(evalModeSchema),
+        k: z.number().int(),
+        withTool: z.boolean(),
+        /** One per column, in column order; null where the row has no run or no answered sample. */
+        values: z.array(z.number().nullable()),
+        /** Mean over ALL columns (as the paper averages its benchmarks); null when a value is missing. */
+        average: z.number().nullable(),
+        /** What a reader must know about the row's figures: unfinished runs, ERROR episodes left out. */
+        notes: z.array(z.string()),
+      }),
+    ),
+    /** Download file name without extension. */
+    fileName: z.string(),
+    csv: z.string(),
+    markdown: z.string(),
+  }),
+);
 export type EvalGroupTableOutput = z.infer<typeof evalGroupTableOutput>;
 
 // ----- reference import (SPEC §6) --------------------------------------------------------------
@@ -683,7 +689,9 @@ export const compareColumnOutput = z.object({
 });
 export type CompareColumnOutput = z.infer<typeof compareColumnOutput>;
 
-export const evalCompareOutput = z.object({ sample: compareSampleOutput, columns: z.array(compareColumnOutput) });
+export const evalCompareOutput = syncFirst(
+  z.object({ sample: compareSampleOutput, columns: z.array(compareColumnOutput) }),
+);
 export type EvalCompareOutput = z.infer<typeof evalCompareOutput>;
 
 /** Eval runs on a dataset, or on the dataset of a sample (then with that sample's episode). */

@@ -3,7 +3,7 @@
 // carries a client-supplied id, so a retried batch never stores anything twice; the answer has a
 // status per item. The JSON Lines form of the same items is documented in docs/ingestion-format.md.
 import { z } from "zod";
-import { dbInt, id, pageLimit, projectRef, storable } from "./common";
+import { dbInt, id, pageLimit, projectRef, storable, syncFirst } from "./common";
 import { questionTypeSchema } from "./datasets";
 import { MAX_K } from "./evals";
 import { MAX_ROLLOUT_STEP, runOutput } from "./runs";
@@ -80,10 +80,12 @@ export const metricItem = z.object({
 export type MetricItem = z.infer<typeof metricItem>;
 
 export const MAX_METRIC_ITEMS = 1000;
-export const metricBatchInput = projectRef.extend({
-  runId: id,
-  items: z.array(metricItem).min(1).max(MAX_METRIC_ITEMS, `At most ${MAX_METRIC_ITEMS} items per batch`),
-});
+export const metricBatchInput = syncFirst(
+  projectRef.extend({
+    runId: id,
+    items: z.array(metricItem).min(1).max(MAX_METRIC_ITEMS, `At most ${MAX_METRIC_ITEMS} items per batch`),
+  }),
+);
 
 // ----- rollouts (trajectories in our schema) -------------------------------------------------------
 
@@ -153,10 +155,12 @@ export type RolloutItem = z.infer<typeof rolloutItem>;
 export type RolloutItemInput = z.input<typeof rolloutItem>;
 
 export const MAX_ROLLOUT_ITEMS = 200;
-export const rolloutBatchInput = projectRef.extend({
-  runId: id,
-  items: z.array(rolloutItem).min(1).max(MAX_ROLLOUT_ITEMS, `At most ${MAX_ROLLOUT_ITEMS} items per batch`),
-});
+export const rolloutBatchInput = syncFirst(
+  projectRef.extend({
+    runId: id,
+    items: z.array(rolloutItem).min(1).max(MAX_ROLLOUT_ITEMS, `At most ${MAX_ROLLOUT_ITEMS} items per batch`),
+  }),
+);
 
 // ----- answers ---------------------------------------------------------------------------------------
 

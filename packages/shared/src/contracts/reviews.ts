@@ -4,7 +4,7 @@
 // project's score configs, the in-app inbox of @-mentions, and each comment's edit history
 // (issue 41 item 15). Client-safe.
 import { z } from "zod";
-import { id, pageLimit, projectRef, storable } from "./common";
+import { id, pageLimit, projectRef, storable, syncFirst } from "./common";
 import { questionTypeSchema } from "./datasets";
 import { flipDirectionSchema, MAX_K } from "./evals";
 
@@ -299,7 +299,7 @@ export const reviewItemRow = z.object({
 });
 export type ReviewItemRow = z.infer<typeof reviewItemRow>;
 
-export const reviewQueueDetailOutput = z.object({ queue: reviewQueueOutput, items: z.array(reviewItemRow) });
+export const reviewQueueDetailOutput = syncFirst(z.object({ queue: reviewQueueOutput, items: z.array(reviewItemRow) }));
 export type ReviewQueueDetailOutput = z.infer<typeof reviewQueueDetailOutput>;
 
 export const reviewCommentOutput = z.object({
@@ -390,11 +390,13 @@ export type InboxItemOutput = z.infer<typeof inboxItemOutput>;
 
 export const INBOX_EXCERPT_CHARS = 200;
 
-export const inboxListOutput = z.object({
-  items: z.array(inboxItemOutput),
-  unread: z.number().int(),
-  nextCursor: z.string().nullable(),
-});
+export const inboxListOutput = syncFirst(
+  z.object({
+    items: z.array(inboxItemOutput),
+    unread: z.number().int(),
+    nextCursor: z.string().nullable(),
+  }),
+);
 export type InboxListOutput = z.infer<typeof inboxListOutput>;
 
 /** Where an inbox item opens: the review item in its queue, else the episode page. */

@@ -4,7 +4,7 @@
 // crop windows and overview timestamps for the mini timeline, and the video's duration and whether
 // it has filmstrip sprites. Payloads are bounded: every list and text on a card has a cap.
 import { z } from "zod";
-import { id, pageLimit } from "./common";
+import { id, pageLimit, syncFirst } from "./common";
 import { datasetRefInput, questionTypeSchema } from "./datasets";
 import { evalSampleListInput } from "./evals";
 
@@ -108,7 +108,9 @@ export const evalSampleCard = z.object({
 });
 export type EvalSampleCard = z.infer<typeof evalSampleCard>;
 
-export const evalSampleGridOutput = z.object({ items: z.array(evalSampleCard), nextCursor: z.string().nullable() });
+export const evalSampleGridOutput = syncFirst(
+  z.object({ items: z.array(evalSampleCard), nextCursor: z.string().nullable() }),
+);
 export type EvalSampleGridOutput = z.infer<typeof evalSampleGridOutput>;
 
 export const datasetSampleCard = z.object({
@@ -118,8 +120,10 @@ export const datasetSampleCard = z.object({
 });
 export type DatasetSampleCard = z.infer<typeof datasetSampleCard>;
 
-export const datasetSampleGridOutput = z.object({
-  items: z.array(datasetSampleCard),
-  nextCursor: z.string().nullable(),
-});
+export const datasetSampleGridOutput = syncFirst(
+  z.object({
+    items: z.array(datasetSampleCard),
+    nextCursor: z.string().nullable(),
+  }),
+);
 export type DatasetSampleGridOutput = z.infer<typeof datasetSampleGridOutput>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dbInt, id, pageLimit, projectRef, storable } from "./common";
+import { dbInt, id, pageLimit, projectRef, storable, syncFirst } from "./common";
 import { EVAL_QUANTITY_KEYS } from "./eval-quantities";
 import { METRIC_GOALS, runOutput, runStatusSchema, TRAINING_ROLLOUT_STRIDE } from "./runs";
 
@@ -222,9 +222,11 @@ export const runsTableRow = runOutput.extend({
 });
 export type RunsTableRow = z.infer<typeof runsTableRow>;
 
-export const runsTableOutput = z.object({
-  rows: z.array(runsTableRow),
-  /** Whether older runs matching the same kind and status were left out by the limit. */
-  more: z.boolean(),
-});
+export const runsTableOutput = syncFirst(
+  z.object({
+    rows: z.array(runsTableRow),
+    /** Whether older runs matching the same kind and status were left out by the limit. */
+    more: z.boolean(),
+  }),
+);
 export type RunsTableOutput = z.infer<typeof runsTableOutput>;

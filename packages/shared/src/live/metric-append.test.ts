@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { MetricQueryOutput } from "../contracts/runs";
+import { seriesColumns, seriesPoints, type MetricQueryOutput } from "../contracts/runs";
 import { appendSince, metricsAppendRequest, type ChartRead } from "./metric-append";
 
 const pts = (steps: number[]) => steps.map((step) => ({ step, t: step, value: step / 10 }));
 const read: ChartRead = { names: ["loss", "lr"], maxPoints: 10, x: "step" };
 const held: MetricQueryOutput = [
-  { name: "loss", total: 5, points: pts([1, 2, 3, 4, 5]) },
-  { name: "lr", total: 1, points: pts([5]) },
+  { name: "loss", total: 5, ...seriesColumns(pts([1, 2, 3, 4, 5])) },
+  { name: "lr", total: 1, ...seriesColumns(pts([5])) },
 ];
 
 describe("metricsAppendRequest", () => {
@@ -22,7 +22,7 @@ describe("metricsAppendRequest", () => {
     // Unnamed: every series of the read.
     expect(metricsAppendRequest(read, held, { fromStep: 6, toStep: 7 })).toMatchObject({ action: "since" });
     expect(
-      metricsAppendRequest(read, [...held, { name: "x", total: 0, points: [] }], {
+      metricsAppendRequest(read, [...held, { name: "x", total: 0, ...seriesColumns([]) }], {
         names: ["x"],
         fromStep: 1,
         toStep: 1,
@@ -69,7 +69,7 @@ describe("metricsAppendRequest", () => {
   });
 
   it("asks from the start for a series the read holds no point of (null)", () => {
-    const empty: MetricQueryOutput = [{ name: "loss", total: 0, points: [] }];
+    const empty: MetricQueryOutput = [{ name: "loss", total: 0, ...seriesColumns([]) }];
     expect(metricsAppendRequest({ ...read, names: ["loss"] }, empty, { fromStep: 1, toStep: 1 })).toEqual({
       action: "since",
       series: [{ name: "loss", afterStep: null }],
@@ -81,34 +81,36 @@ describe("metricsAppendRequest", () => {
 describe("appendSince", () => {
   it("appends the new points and counts them; series not asked stay as they are", () => {
     const asked = [{ name: "loss", afterStep: 5 }];
-    const since: MetricQueryOutput = [{ name: "loss", total: 2, points: pts([6, 7]) }];
+    const since: MetricQueryOutput = [{ name: "loss", total: 2, ...seriesColumns(pts([6, 7])) }];
     const out = appendSince(held, since, asked, 10)!;
-    expect(out[0]).toEqual({ name: "loss", total: 7, points: pts([1, 2, 3, 4, 5, 6, 7]) });
+    expect(out[0]).toEqual({ name: "loss", total: 7, ...seriesColumns(pts([1, 2, 3, 4, 5, 6, 7])) });
     expect(out[1]).toBe(held[1]);
     // Nothing new for a series: unchanged.
-    expect(appendSince(held, [{ name: "loss", total: 0, points: [] }], asked, 10)![0]).toBe(held[0]);
+    expect(appendSince(held, [{ name: "loss", total: 0, ...seriesColumns([]) }], asked, 10)![0]).toBe(held[0]);
   });
 
   it("gives up (null: read again) when the cache moved past the step asked after", () => {
-    const since: MetricQueryOutput = [{ name: "loss", total: 1, points: pts([6]) }];
+    const since: MetricQueryOutput = [{ name: "loss", total: 1, ...seriesColumns(pts([6])) }];
     expect(appendSince(held, since, [{ name: "loss", afterStep: 4 }], 10)).toBeNull();
   });
 
   it("compacts a series past 2 x maxPoints with min/max per bucket, keeping the spike and the last point", () => {
     const long: MetricQueryOutput = [
-      { name: "loss", total: 20, points: pts(Array.from({ length: 20 }, (_, i) => i + 1)) },
+      { name: "loss", total: 20, ...seriesColumns(pts(Array.from({ length: 20 }, (_, i) => i + 1))) },
     ];
     const fresh = pts([21, 22, 23]).map((p) => (p.step === 22 ? { ...p, value: 99 } : p));
     const out = appendSince(
       long,
-      [{ name: "loss", total: 3, points: fresh }],
+      [{ name: "loss", total: 3, ...seriesColumns(fresh) }],
       [{ name: "loss", afterStep: 20 }],
       10,
     )![0]!;
     expect(out.total).toBe(23);
-    expect(out.points.length).toBeLessThanOrEqual(10);
-    expect(out.points.at(-1)!.step).toBe(23);
-    expect(out.points.some((p) => p.value === 99)).toBe(true);
-    expect(out.points.map((p) => p.step)).toEqual([...out.points.map((p) => p.step)].sort((a, b) => a - b));
+    expect(seriesPoints(out).length).toBeLessThanOrEqual(10);
+    expect(seriesPoints(out).at(-1)!.step).toBe(23);
+    expect(seriesPoints(out).some((p) => p.value === 99)).toBe(true);
+    expect(seriesPoints(out).map((p) => p.step)).toEqual(
+      [...seriesPoints(out).map((p) => p.step)].sort((a, b) => a - b),
+    );
   });
 });

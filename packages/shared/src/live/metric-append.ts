@@ -2,7 +2,14 @@
 // series read (runs.metrics) asks only for the points after the last step it holds
 // (runs.metricsSince) and appends them, instead of reading the whole series again. Pure, so the
 // web's useLiveRuns and bench/live share it.
-import type { MetricQueryOutput, MetricsChange, MetricX } from "../contracts/runs";
+import {
+  lastStepOf,
+  seriesColumns,
+  seriesPoints,
+  type MetricQueryOutput,
+  type MetricsChange,
+  type MetricX,
+} from "../contracts/runs";
 import { downsampleMinMax } from "../metrics-downsample";
 
 /** The part of a runs.metrics input that decides what a change means to it. */
@@ -49,7 +56,7 @@ export function metricsAppendRequest(
   for (const name of touched) {
     const held = data.find((s) => s.name === name);
     if (!held) return { action: "refetch" };
-    const afterStep = held.points.at(-1)?.step ?? null;
+    const afterStep = lastStepOf(held);
     if (afterStep === null || afterStep < last) series.push({ name, afterStep });
   }
   return series.length ? { action: "since", series, untilStep: change.toStep } : { action: "skip" };
@@ -74,18 +81,30 @@ export function appendSince(
       out.push(held);
       continue;
     }
-    if ((held.points.at(-1)?.step ?? null) !== a.afterStep) return null;
+    if (lastStepOf(held) !== a.afterStep) return null;
     const fresh = since.find((s) => s.name === held.name);
-    if (!fresh || fresh.points.length === 0) {
+    if (!fresh || fresh.steps.length === 0) {
       out.push(held);
       continue;
     }
-    let points = [...held.points, ...fresh.points];
-    if (points.length > 2 * maxPoints) {
-      const last = points.at(-1)!;
-      points = [...downsampleMinMax(points.slice(0, -1), maxPoints - 1), last];
+    const total = held.total + fresh.total;
+    if (held.steps.length + fresh.steps.length <= 2 * maxPoints) {
+      out.push({
+        name: held.name,
+        total,
+        steps: [...held.steps, ...fresh.steps],
+        t: [...held.t, ...fresh.t],
+        values: [...held.values, ...fresh.values],
+      });
+      continue;
     }
-    out.push({ name: held.name, total: held.total + fresh.total, points });
+    const points = [...seriesPoints(held), ...seriesPoints(fresh)];
+    const last = points.at(-1)!;
+    out.push({
+      name: held.name,
+      total,
+      ...seriesColumns([...downsampleMinMax(points.slice(0, -1), maxPoints - 1), last]),
+    });
   }
   return out;
 }

@@ -120,16 +120,12 @@ class RunsMetricsBody(_RunsMetricsBodyRequired, total=False):
     range: RunsMetricsBodyRange
 
 
-class RunsMetricsResponseItemPointsItem(TypedDict):
-    step: int
-    t: float
-    value: float
-
-
 class RunsMetricsResponseItem(TypedDict):
     name: str
     total: int
-    points: List[RunsMetricsResponseItemPointsItem]
+    steps: List[int]
+    t: List[float]
+    values: List[float]
 
 
 class RunsMetricsExportResponse(TypedDict):
@@ -3095,7 +3091,6 @@ __all__ = [
     "RunsMetricNamesResponseItem",
     "RunsMetricsBodyRange",
     "RunsMetricsBody",
-    "RunsMetricsResponseItemPointsItem",
     "RunsMetricsResponseItem",
     "RunsMetricsExportResponse",
     "RunsStepRolloutsResponseItemsItemSample",

@@ -1,4 +1,5 @@
 "use client";
+import { seriesPoints } from "@paravt/shared";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
@@ -27,7 +28,7 @@ function TrainingSummary({ projectId, runId }: { projectId: string; runId: strin
     ...trpc.runs.metrics.queryOptions({ projectId, runId, names: present, maxPoints: 5000 }),
     enabled: present.length > 0,
   });
-  const rows = trainingSummary(series.data ?? []);
+  const rows = trainingSummary((series.data ?? []).map((s) => ({ name: s.name, points: seriesPoints(s) })));
   if (rows.length === 0) return null;
   return (
     <Table label="Run summary">

@@ -3,7 +3,7 @@
 // the method (a cut turn loses its answer and its format). RL: from the per-step
 // `truncated_turn_rate` series; eval: from the stored turns' `finish` (runs.tokenCap). The rule
 // (more than a tenth of the turns) is @paravt/shared's `tokenCapSteps` / `evalTokenCapShare`.
-import { evalTokenCapShare, TOKEN_CAP_WARN_SHARE, tokenCapSteps } from "@paravt/shared";
+import { evalTokenCapShare, seriesPoints, TOKEN_CAP_WARN_SHARE, tokenCapSteps } from "@paravt/shared";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/trpc/client";
 import { Alert } from "../ui/alert";
@@ -19,7 +19,8 @@ export function RlTokenCapBanner({ projectId, runId }: { projectId: string; runI
   );
   // The cap the run was launched with (its stored config; the launch fills the default in).
   const config = useQuery(trpc.runs.config.queryOptions({ projectId, runId }));
-  const warning = tokenCapSteps(series.data?.[0]?.points ?? []);
+  const first = series.data?.[0];
+  const warning = tokenCapSteps(first ? seriesPoints(first) : []);
   if (!warning) return null;
   // train.rl stores the launch's knobs under `overrides` (services/training.ts launchRl).
   const overrides = config.data?.config.overrides as { maxNewTokens?: unknown } | undefined;

@@ -1,4 +1,5 @@
 "use client";
+import { seriesPoints } from "@paravt/shared";
 import { useQueries, useQueryClient } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
@@ -115,7 +116,10 @@ export function TrainingDashboard({
     runs.forEach((r, ri) => {
       const m = new Map<string, { total: number; points: ChartLine["points"] }>();
       for (let c = 0; c < chunks.length; c++) {
-        for (const s of seriesQueries[ri * chunks.length + c]?.data ?? []) m.set(s.name, s);
+        // Columns on the wire (contracts/runs.ts), points on screen.
+        for (const s of seriesQueries[ri * chunks.length + c]?.data ?? []) {
+          m.set(s.name, { total: s.total, points: seriesPoints(s) });
+        }
       }
       map.set(r.id, m);
     });

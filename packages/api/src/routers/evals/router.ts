@@ -32,6 +32,7 @@ import {
   importReferenceInput,
   importReferenceOutput,
   runRefInput,
+  syncFirst,
 } from "@paravt/shared";
 import { assertCan, episodePrompts, evals, evalsCompare, evalsGrid } from "@paravt/shared/server";
 import { z } from "zod";
@@ -70,7 +71,7 @@ export const evalsRouter = createTRPCRouter({
       },
     })
     .input(evalGroupListInput)
-    .output(z.array(evalGroupOutput))
+    .output(syncFirst(z.array(evalGroupOutput)))
     .query(({ ctx, input }) => evals.listGroups(ctx.access, input)),
   group: projectProcedure
     .meta({
@@ -275,6 +276,6 @@ export const evalsRouter = createTRPCRouter({
   findSamples: projectProcedure
     .meta({ scope: "READ" })
     .input(evalFindSamplesInput)
-    .output(z.array(foundSampleOutput))
+    .output(syncFirst(z.array(foundSampleOutput)))
     .query(({ ctx, input }) => evalsCompare.findSamples(ctx.access, input)),
 });

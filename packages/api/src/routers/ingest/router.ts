@@ -13,6 +13,7 @@ import {
   metricBatchInput,
   rolloutBatchInput,
   runOutput,
+  syncFirst,
 } from "@paravt/shared";
 import { ingest } from "@paravt/shared/server";
 import { z } from "zod";
@@ -120,6 +121,6 @@ export const ingestRouter = createTRPCRouter({
       },
     })
     .input(episodeExportInput)
-    .output(z.object({ items: z.array(evalEpisodeOutput), nextCursor: z.string().nullable() }))
+    .output(syncFirst(z.object({ items: z.array(evalEpisodeOutput), nextCursor: z.string().nullable() })))
     .query(({ ctx, input }) => ingest.exportEpisodes(ctx.access, input)),
 });

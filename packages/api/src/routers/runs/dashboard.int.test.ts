@@ -2,6 +2,7 @@
 // back downsampled with its extremes kept, a zoom window re-fetches full detail by step and by wall
 // time, the export pages concatenate into every point, configs diff by dotted key, and only
 // members may read.
+import { seriesPoints } from "@paravt/shared";
 import { hostname } from "node:os";
 import { db, metrics, runs } from "@paravt/shared/server";
 import { describe, expect, it } from "vitest";
@@ -60,17 +61,17 @@ describe("runs dashboard procedures", () => {
       maxPoints: 200,
     });
     expect(loss!.total).toBe(STEPS);
-    expect(loss!.points.length).toBeLessThanOrEqual(200);
-    expect(loss!.points.length).toBeGreaterThan(100);
-    const values = loss!.points.map((p) => p.value);
+    expect(seriesPoints(loss!).length).toBeLessThanOrEqual(200);
+    expect(seriesPoints(loss!).length).toBeGreaterThan(100);
+    const values = seriesPoints(loss!).map((p) => p.value);
     expect(Math.max(...values)).toBe(100);
     expect(Math.min(...values)).toBe(-50);
-    expect(loss!.points.find((p) => p.value === 100)!.step).toBe(SPIKE);
-    const steps = loss!.points.map((p) => p.step);
+    expect(seriesPoints(loss!).find((p) => p.value === 100)!.step).toBe(SPIKE);
+    const steps = seriesPoints(loss!).map((p) => p.step);
     expect(steps).toEqual([...steps].sort((a, b) => a - b));
     // t is seconds since the run's first metric: 0.1 s per step here.
-    for (const p of loss!.points) expect(p.t).toBeCloseTo((p.step - 1) * 0.1, 6);
-    for (const p of loss!.points) expect(p.value).toBeCloseTo(lossAt(p.step), 12);
+    for (const p of seriesPoints(loss!)) expect(p.t).toBeCloseTo((p.step - 1) * 0.1, 6);
+    for (const p of seriesPoints(loss!)) expect(p.value).toBeCloseTo(lossAt(p.step), 12);
   });
 
   it("re-fetches a zoom window by step and by time with the window's full detail", async () => {
@@ -85,7 +86,7 @@ describe("runs dashboard procedures", () => {
       range: { from: 1000, to: 1999 },
     });
     expect(byStep!.total).toBe(1000);
-    expect(byStep!.points.map((p) => p.step)).toEqual(Array.from({ length: 1000 }, (_, i) => 1000 + i));
+    expect(seriesPoints(byStep!).map((p) => p.step)).toEqual(Array.from({ length: 1000 }, (_, i) => 1000 + i));
 
     // Seconds 100..199.9 are steps 1001..2000 (t = (step - 1) * 0.1).
     const [byTime, lr] = await fx.asViewer.runs.metrics({
@@ -96,9 +97,9 @@ describe("runs dashboard procedures", () => {
       range: { from: 100, to: 199.9 },
     });
     expect(byTime!.total).toBe(1000);
-    expect(byTime!.points[0]!.step).toBe(1001);
-    expect(byTime!.points.at(-1)!.step).toBe(2000);
-    expect(lr!.points.map((p) => p.step)).toEqual(Array.from({ length: 100 }, (_, i) => 1010 + i * 10));
+    expect(seriesPoints(byTime!)[0]!.step).toBe(1001);
+    expect(seriesPoints(byTime!).at(-1)!.step).toBe(2000);
+    expect(seriesPoints(lr!).map((p) => p.step)).toEqual(Array.from({ length: 100 }, (_, i) => 1010 + i * 10));
 
     // A window holding the dip, downsampled hard, still shows it.
     const [zoomed] = await fx.asViewer.runs.metrics({
@@ -108,8 +109,8 @@ describe("runs dashboard procedures", () => {
       range: { from: 3000, to: 4000 },
     });
     expect(zoomed!.total).toBe(1001);
-    expect(zoomed!.points.length).toBeLessThanOrEqual(20);
-    expect(Math.min(...zoomed!.points.map((p) => p.value))).toBe(-50);
+    expect(seriesPoints(zoomed!).length).toBeLessThanOrEqual(20);
+    expect(Math.min(...seriesPoints(zoomed!).map((p) => p.value))).toBe(-50);
 
     expect(await codeOf(fx.asViewer.runs.metrics({ ...ref, names: ["loss"], range: { from: 5, to: 1 } }))).toBe(
       "BAD_REQUEST",

@@ -3,7 +3,7 @@
 // appending them gives what a fresh read counts), and publishers say what changed: a trainer's
 // step its series and step, an ingested batch its series and step range or its episodes, a
 // status report its status.
-import { appendSince, type RunEvent } from "@paravt/shared";
+import { appendSince, seriesPoints, type RunEvent } from "@paravt/shared";
 import { closeEventBus, db, metrics, onRunEvents, runs } from "@paravt/shared/server";
 import { afterAll, describe, expect, it } from "vitest";
 import { codeOf, projectWithRoleCallers } from "../../test-helpers";
@@ -39,11 +39,11 @@ describe("live chart reads", () => {
     const chart = { ...ref, names: ["loss", "lr"], maxPoints: 100 };
 
     const [loss, lr] = await fx.asViewer.runs.metrics(chart);
-    expect(loss!.points.length).toBeLessThanOrEqual(100);
+    expect(seriesPoints(loss!).length).toBeLessThanOrEqual(100);
     // The run's last step is the chart's last point, whether or not it is its bucket's extreme.
-    expect(loss!.points.at(-1)).toMatchObject({ step: STEPS, value: lossAt(STEPS) });
-    expect(loss!.points.some((p) => p.step === SPIKE)).toBe(true);
-    expect(lr!.points.at(-1)!.step).toBe(STEPS);
+    expect(seriesPoints(loss!).at(-1)).toMatchObject({ step: STEPS, value: lossAt(STEPS) });
+    expect(seriesPoints(loss!).some((p) => p.step === SPIKE)).toBe(true);
+    expect(seriesPoints(lr!).at(-1)!.step).toBe(STEPS);
 
     // A trainer's next steps: recordStep says what it wrote (the event's changed.metrics).
     const t = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000);
@@ -69,20 +69,20 @@ describe("live chart reads", () => {
       { name: "lr", afterStep: STEPS },
     ];
     const since = await fx.asViewer.runs.metricsSince({ ...ref, series: asked, maxPoints: 100 });
-    expect(since.map((s) => [s.name, s.total, s.points.map((p) => p.step)])).toEqual([
+    expect(since.map((s) => [s.name, s.total, seriesPoints(s).map((p) => p.step)])).toEqual([
       ["loss", 5, [1001, 1002, 1003, 1004, 1005]],
       ["lr", 1, [1001]],
     ]);
     // t is seconds since the run's first metric, as in the whole read.
-    expect(since[0]!.points[0]!.t).toBeCloseTo(1000, 6);
+    expect(seriesPoints(since[0]!)[0]!.t).toBeCloseTo(1000, 6);
     // Up to an event's last step: never ahead of what the events announced.
     const upTo = await fx.asViewer.runs.metricsSince({ ...ref, series: asked, maxPoints: 100, untilStep: 1003 });
-    expect(upTo.map((s) => s.points.map((p) => p.step))).toEqual([[1001, 1002, 1003], [1001]]);
+    expect(upTo.map((s) => seriesPoints(s).map((p) => p.step))).toEqual([[1001, 1002, 1003], [1001]]);
 
     const appended = appendSince([loss!, lr!], since, asked, 100)!;
     const fresh = await fx.asViewer.runs.metrics(chart);
     expect(appended.map((s) => s.total)).toEqual(fresh.map((s) => s.total));
-    expect(appended.map((s) => s.points.at(-1))).toEqual(fresh.map((s) => s.points.at(-1)));
+    expect(appended.map((s) => seriesPoints(s).at(-1))).toEqual(fresh.map((s) => seriesPoints(s).at(-1)));
   });
 
   it("reads new points within a zoom window, from the start when the chart held none, downsampled past maxPoints", async () => {
@@ -95,7 +95,7 @@ describe("live chart reads", () => {
       maxPoints: 100,
       range: { from: 990, to: 995 },
     });
-    expect(byStep!.points.map((p) => p.step)).toEqual([990, 991, 992, 993, 994, 995]);
+    expect(seriesPoints(byStep!).map((p) => p.step)).toEqual([990, 991, 992, 993, 994, 995]);
     // By wall time: seconds since the first metric (step 1 at t = 0): t 900..950 are steps 901..951.
     const [byTime] = await fx.asViewer.runs.metricsSince({
       ...ref,
@@ -104,7 +104,7 @@ describe("live chart reads", () => {
       x: "time",
       range: { from: 900, to: 950 },
     });
-    expect(byTime!.points.map((p) => p.step)).toEqual([941, 942, 943, 944, 945, 946, 947, 948, 949, 950, 951]);
+    expect(seriesPoints(byTime!).map((p) => p.step)).toEqual([941, 942, 943, 944, 945, 946, 947, 948, 949, 950, 951]);
     // Many new points (a long disconnect): min/max downsampled, the spike and the last point kept.
     const [burst] = await fx.asViewer.runs.metricsSince({
       ...ref,
@@ -112,9 +112,9 @@ describe("live chart reads", () => {
       maxPoints: 20,
     });
     expect(burst!.total).toBe(STEPS - 500);
-    expect(burst!.points.length).toBeLessThanOrEqual(20);
-    expect(burst!.points.some((p) => p.step === SPIKE)).toBe(true);
-    expect(burst!.points.at(-1)!.step).toBe(STEPS);
+    expect(seriesPoints(burst!).length).toBeLessThanOrEqual(20);
+    expect(seriesPoints(burst!).some((p) => p.step === SPIKE)).toBe(true);
+    expect(seriesPoints(burst!).at(-1)!.step).toBe(STEPS);
   });
 
   it("answers members only, and only about the project's runs", async () => {

@@ -21,6 +21,7 @@ import {
   stepRolloutsInput,
   stepRolloutsOutput,
   tokenCapOutput,
+  syncFirst,
 } from "@paravt/shared";
 import {
   assertCan,
@@ -49,7 +50,7 @@ export const runsRouter = createTRPCRouter({
       },
     })
     .input(runListInput)
-    .output(z.array(runOutput))
+    .output(syncFirst(z.array(runOutput)))
     .query(({ ctx, input }) => runs.listRuns(ctx.access, input)),
   /** The worker processes alive now (heartbeat in Redis) and this project's jobs they run. */
   workers: projectProcedure

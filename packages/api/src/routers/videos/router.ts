@@ -1,4 +1,11 @@
-import { demoVideoInput, registerVideoInput, videoListInput, videoOutput, videoRefInput } from "@paravt/shared";
+import {
+  demoVideoInput,
+  registerVideoInput,
+  videoListInput,
+  videoOutput,
+  videoRefInput,
+  syncFirst,
+} from "@paravt/shared";
 import { assertCan, videos } from "@paravt/shared/server";
 import { z } from "zod";
 import { createTRPCRouter, projectEditorProcedure, projectProcedure } from "../../trpc";
@@ -18,7 +25,7 @@ export const videosRouter = createTRPCRouter({
       },
     })
     .input(videoListInput)
-    .output(z.array(videoOutput))
+    .output(syncFirst(z.array(videoOutput)))
     .query(({ ctx, input }) => videos.listVideos(ctx.access, { query: input.query })),
   byId: projectProcedure
     .meta({

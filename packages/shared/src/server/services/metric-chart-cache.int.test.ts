@@ -2,6 +2,7 @@
 // metrics, by any writer, moves the run's watermark in the same transaction, and entries are keyed
 // by it. Each test reads, writes between two reads, and checks the second read against a read with
 // the cache emptied (what the database holds now).
+import { seriesColumns, seriesPoints } from "../../contracts/runs";
 import { createDb } from "@paravt/db";
 import { createProjectWithRoles } from "@paravt/db/factories";
 import { describe, expect, it } from "vitest";
@@ -55,13 +56,13 @@ describe("the chart cache", () => {
     const again = await counted(access, input);
     expect(again.hit).toBe(true);
     expect(again.out).toBe(first.out); // the same answer, not read again
-    expect(Object.isFrozen(again.out[0]!.points[0])).toBe(true);
+    expect(Object.isFrozen(again.out[0]!.steps)).toBe(true);
 
     // A trainer's step (metrics.recordStep) with a spike past the end.
     await recordStep(run.id, 3000, { loss: 50 }, new Date(T0 + 3000 * 1000));
     const afterStep = await counted(access, input);
     expect(afterStep.miss).toBe(true);
-    expect(afterStep.out[0]!.points.at(-1)).toEqual({ step: 3000, value: 50, t: 3000 });
+    expect(seriesPoints(afterStep.out[0]!).at(-1)).toEqual({ step: 3000, value: 50, t: 3000 });
     expect(afterStep.out).toEqual(await fresh(access, input));
 
     // Another writer on its own connection (another process, a hand-run statement): a value
@@ -75,7 +76,7 @@ describe("the chart cache", () => {
     }
     const afterUpdate = await counted(access, input);
     expect(afterUpdate.miss).toBe(true);
-    expect(afterUpdate.out[0]!.points).toContainEqual({ step: 1234, value: -70, t: 1234 });
+    expect(seriesPoints(afterUpdate.out[0]!)).toContainEqual({ step: 1234, value: -70, t: 1234 });
     expect(afterUpdate.out).toEqual(await fresh(access, input));
 
     // A deleted point: the spike is gone from the next read.
@@ -83,7 +84,7 @@ describe("the chart cache", () => {
     await db().metric.deleteMany({ where: { runId: run.id, name: "loss", step: 1234 } });
     const afterDelete = await counted(access, input);
     expect(afterDelete.miss).toBe(true);
-    expect(afterDelete.out[0]!.points.some((p) => p.step === 1234)).toBe(false);
+    expect(seriesPoints(afterDelete.out[0]!).some((p) => p.step === 1234)).toBe(false);
     expect(afterDelete.out[0]!.total).toBe(3000);
     expect(afterDelete.out).toEqual(await fresh(access, input));
 
@@ -100,7 +101,7 @@ describe("the chart cache", () => {
     const byStep: Read = { ...byTime, x: "step" };
     const [t, s] = [await readSeriesWindow(access, byTime), await readSeriesWindow(access, byStep)];
     expect(chartCacheStats().misses).toBe(2);
-    expect(t[0]!.points.map((p) => p.step)).toEqual(s[0]!.points.map((p) => p.step));
+    expect(seriesPoints(t[0]!).map((p) => p.step)).toEqual(seriesPoints(s[0]!).map((p) => p.step));
     expect((await counted(access, { ...byStep, maxPoints: 10 })).miss).toBe(true);
     expect((await counted(access, { ...byStep, range: { from: 100, to: 111 } })).miss).toBe(true);
     expect((await counted(access, byTime)).hit).toBe(true);
@@ -112,8 +113,8 @@ describe("the chart cache", () => {
     });
     const moved = await counted(access, byTime);
     expect(moved.miss).toBe(true);
-    expect(moved.out[0]!.points[0]).toEqual({ step: 0, value: 0, t: 100 });
-    expect(moved.out[0]!.points.at(-1)!.t).toBe(110);
+    expect(seriesPoints(moved.out[0]!)[0]).toEqual({ step: 0, value: 0, t: 100 });
+    expect(seriesPoints(moved.out[0]!).at(-1)!.t).toBe(110);
     expect(moved.out).toEqual(await fresh(access, byTime));
   });
 
@@ -133,10 +134,10 @@ describe("the chart cache", () => {
       data: { projectId: fx.project.id, kind: "rl", jobName: "train.rl", name: "empty", config: {} },
     });
     const input: Read = { runId: run.id, names: ["reward"], maxPoints: 100, x: "step" };
-    expect(await readSeriesWindow(access, input)).toEqual([{ name: "reward", total: 0, points: [] }]);
+    expect(await readSeriesWindow(access, input)).toEqual([{ name: "reward", total: 0, ...seriesColumns([]) }]);
     await recordStep(run.id, 1, { reward: 0.5 });
     const first = await readSeriesWindow(access, input);
-    expect(first[0]!.points.map((p) => [p.step, p.value, p.t])).toEqual([[1, 0.5, 0]]);
+    expect(seriesPoints(first[0]!).map((p) => [p.step, p.value, p.t])).toEqual([[1, 0.5, 0]]);
 
     // Deleting the run cascades to its metrics (the delete trigger only bumps, never inserts, so
     // the run's watermark row goes with it); the cache cannot answer for a run that is gone.
@@ -159,7 +160,7 @@ describe("the chart cache", () => {
       expect((await metricMark(c, access.projectId, run.id))!.version).toBe(before.version);
       const [loss] = await readChartSeries(c, run.id, before.t0, asks, 1000, null);
       expect(loss!.total).toBe(100);
-      expect(loss!.points.at(-1)!.step).toBe(99);
+      expect(seriesPoints(loss!).at(-1)!.step).toBe(99);
     });
   });
 });

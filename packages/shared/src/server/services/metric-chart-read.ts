@@ -17,7 +17,7 @@
 // depend on the series or the window, only on whether the window is in wall time.
 // Through the pg pool, not Prisma: ~2 ms of CPU per statement saved (prisma/src/client.ts).
 import type { SqlClient, SqlPool } from "@paravt/db";
-import type { MetricPoint } from "../../contracts/runs";
+import type { MetricSeries } from "../../contracts/runs";
 import { rollupLevel } from "./metric-rollups";
 
 type Queryable = SqlPool | SqlClient;
@@ -32,11 +32,8 @@ export interface SeriesAsk {
   untilStep?: number;
 }
 
-export interface SeriesRead {
-  name: string;
-  total: number;
-  points: MetricPoint[];
-}
+/** A series read: its points as columns (contracts/runs.ts `metricSeriesSchema`). */
+export type SeriesRead = MetricSeries;
 
 /** A run's metrics watermark and time zero (ms since the epoch; 0 before its first metric). */
 export interface MetricMark {
@@ -111,7 +108,7 @@ export async function readChartSeries(
       maxPoints,
       w,
     );
-    const out: SeriesRead[] = series.map((s) => ({ name: s.name, total: 0, points: [] }));
+    const out: SeriesRead[] = series.map((s) => ({ name: s.name, total: 0, steps: [], t: [], values: [] }));
     storable.forEach(({ i }, k) => (out[i] = inner[k]!));
     return out;
   }
@@ -147,7 +144,7 @@ export async function readChartSeries(
     if (p.lo === null || p.hi === null) return; // nothing in the window
     asks.push(readParams(i, p.lo, p.hi, p.more === null, byTime ? null : rollupLevel(p.lo, p.hi, buckets)));
   });
-  const out: SeriesRead[] = series.map((s) => ({ name: s.name, total: 0, points: [] }));
+  const out: SeriesRead[] = series.map((s) => ({ name: s.name, total: 0, steps: [], t: [], values: [] }));
   if (!asks.length) return out;
   const col = <K extends keyof ReadParams>(k: K) => asks.map((a) => a[k]);
   const { rows } = await q.query<{ ord: number; total: number; points: string }>({
@@ -173,12 +170,14 @@ export async function readChartSeries(
   for (const row of rows) {
     const i = asks[row.ord - 1]!.name;
     const triples = JSON.parse(row.points) as [number, number | string, number][];
-    out[i] = {
-      name: series[i]!.name,
-      total: row.total,
+    const s: SeriesRead = { name: series[i]!.name, total: row.total, steps: [], t: [], values: [] };
+    for (const [step, value, ms] of triples) {
+      s.steps.push(step);
+      s.t.push((ms - t0) / 1000);
       // A value Postgres writes as a JSON string is NaN or ±Infinity (never stored by our writers).
-      points: triples.map(([step, value, ms]) => ({ step, value: Number(value), t: (ms - t0) / 1000 })),
-    };
+      s.values.push(Number(value));
+    }
+    out[i] = s;
   }
   return out;
 }

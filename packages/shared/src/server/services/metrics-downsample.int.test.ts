@@ -6,6 +6,7 @@
 // falls into the display bucket of that rollup bucket's first step, a point of a partial bucket at
 // either end into its own; the reference applies the same rule, so the SQL must equal it exactly.
 // Random values with gaps, plateaus (ties) and a spike; a zoom window by step and by time.
+import { seriesPoints } from "../../contracts/runs";
 import { createProjectWithRoles } from "@paravt/db/factories";
 import { describe, expect, it } from "vitest";
 import { db } from "../db";
@@ -83,24 +84,26 @@ describe("readSeriesWindow downsampling in SQL", () => {
     expect(rollupLevel(3, 6003, 149)).toBe(4); // the whole read goes through the rollups
     const whole = await read(300);
     expect(whole.total).toBe(rows.length);
-    expect(whole.points).toEqual(reference(rows, 300).map((r) => ({ ...r, t: expect.closeTo(r.t, 6) })));
-    expect(whole.points.some((p) => p.value === 99 && p.step === 4243)).toBe(true);
+    expect(seriesPoints(whole)).toEqual(reference(rows, 300).map((r) => ({ ...r, t: expect.closeTo(r.t, 6) })));
+    expect(seriesPoints(whole).some((p) => p.value === 99 && p.step === 4243)).toBe(true);
 
     const zoom = rows.filter((r) => r.step >= 1000 && r.step <= 2000);
     const byStep = await read(120, "step", { from: 999.5, to: 2000.2 });
     expect(byStep.total).toBe(zoom.length);
-    expect(byStep.points).toEqual(reference(zoom, 120).map((r) => ({ ...r, t: expect.closeTo(r.t, 6) })));
+    expect(seriesPoints(byStep)).toEqual(reference(zoom, 120).map((r) => ({ ...r, t: expect.closeTo(r.t, 6) })));
 
     // By time: seconds since the first metric, inclusive at both ends.
     const inTime = rows.filter((r) => r.t >= 100 && r.t <= 400);
     const byTime = await read(80, "time", { from: 100, to: 400 });
     expect(byTime.total).toBe(inTime.length);
     // A wall-time window is never read from the rollups (they are by step).
-    expect(byTime.points).toEqual(reference(inTime, 80, false).map((r) => ({ ...r, t: expect.closeTo(r.t, 6) })));
+    expect(seriesPoints(byTime)).toEqual(
+      reference(inTime, 80, false).map((r) => ({ ...r, t: expect.closeTo(r.t, 6) })),
+    );
 
     // A window with fewer rows than maxPoints comes back whole.
     const small = await read(5000, "step", { from: 10, to: 30 });
-    expect(small.points.map((p) => p.step)).toEqual(
+    expect(seriesPoints(small).map((p) => p.step)).toEqual(
       rows.filter((r) => r.step >= 10 && r.step <= 30).map((r) => r.step),
     );
   });
@@ -160,11 +163,11 @@ describe("readSeriesWindow downsampling in SQL", () => {
     expect(rollupLevel(0, 150_000, 499)).toBe(7);
     const whole = await read(1000);
     expect(whole.total).toBe(150_001);
-    expect(steps(whole.points)).toEqual(steps(reference(rows, 1000)));
-    expect(whole.points).toContainEqual({ step: 77777, value: 50, t: 77777 });
+    expect(steps(seriesPoints(whole))).toEqual(steps(reference(rows, 1000)));
+    expect(seriesPoints(whole)).toContainEqual({ step: 77777, value: 50, t: 77777 });
     const zoom = rows.filter((r) => r.step >= 12_345 && r.step <= 98_765);
     const window = await read(400, { from: 12_345, to: 98_765 });
     expect(window.total).toBe(zoom.length);
-    expect(steps(window.points)).toEqual(steps(reference(zoom, 400)));
+    expect(steps(seriesPoints(window))).toEqual(steps(reference(zoom, 400)));
   });
 });

@@ -135,7 +135,7 @@ export async function listMetricNames(
  * read of the same chart at the same version is answered from here.
  */
 const chartCache = new ChartCache<SeriesRead[]>(CHART_CACHE_MAX_POINTS, (series) =>
-  series.reduce((n, s) => n + s.points.length, 0),
+  series.reduce((n, s) => n + s.steps.length, 0),
 );
 
 /** The chart cache's counts (hits, misses, entries, points) and a way to empty it (benchmarks). */
@@ -186,8 +186,9 @@ export async function readSeriesWindow(
 
 function frozen(series: SeriesRead[]): SeriesRead[] {
   for (const s of series) {
-    for (const p of s.points) Object.freeze(p);
-    Object.freeze(s.points);
+    Object.freeze(s.steps);
+    Object.freeze(s.t);
+    Object.freeze(s.values);
     Object.freeze(s);
   }
   return Object.freeze(series) as SeriesRead[];
