@@ -7,9 +7,10 @@
 // "rgb+foreground" model the default grew from; the default itself has version 2's time tokens,
 // which the core's trainSft and a plain train_sft.py run do not take) and train the export of one small suite
 // (research/torch/gpu-export.ts: the default recipe's examples, frame targets and palette emphasis), no
-// permutation, batch --batch; tokens/s counts input tokens (padding excluded) over PyTorch's steps
-// 3..--steps and over the core's --steps steps after one epoch (by then every frame is decoded, as
-// the export decoded them for PyTorch before its clock started). Needs python3 with numpy and torch (a CPU wheel:
+// permutation, batch --batch, the same batches in the same order on both sides (the core's --steps
+// batches after one epoch, by when every frame is decoded, as the export decoded them for PyTorch
+// before its clock started; train_sft.py --batches); tokens/s counts input tokens (padding
+// excluded) over steps 3..--steps of those batches on both sides. Needs python3 with numpy and torch (a CPU wheel:
 // `pip install /opt/wheels/torch-*.whl` on the development machines). No assertion: a measurement.
 //
 // Usage (from the repository root): npx tsx bench/nano/trainer.ts [--batch 8] [--steps 12]
@@ -48,7 +49,7 @@ const suite = await readSuite(suiteDir);
 const { sft, curricula } = gpuRecipe(suite.videos, tokenizer);
 // The export decoded every frame before PyTorch's timed steps; the core decodes a frame the first
 // time a batch uses it. So the core trains one epoch first (every frame decoded and cached) and
-// is timed over the --steps steps after it, as PyTorch is over its steps 3..--steps.
+// then trains --steps more batches, which PyTorch trains too (below).
 const epoch = Math.ceil(exported.examples / batch);
 const core = await trainSft({
   suite,
@@ -63,11 +64,17 @@ const core = await trainSft({
   lr: { kind: "constant", lr: 1e-4 },
   seed: 9,
 });
-const timed = core.metrics.slice(epoch);
+// Both trainers are timed on the same batches: PyTorch trains the core's batches after the epoch
+// in the same order (train_sft.py --batches) and counts its steps 3..--steps; the core's figure
+// counts the same batches (its steps epoch+3..epoch+--steps), so padding and lengths are equal.
+const listed = core.metrics.slice(epoch);
+const batchesFile = join(out, "batches.json");
+await writeFile(batchesFile, JSON.stringify(listed.map((m) => m.examples)));
+const timed = listed.slice(2);
 const frameMs = timed.reduce((s, m) => s + m.frameTimeMs, 0) / timed.length;
 const coreTps = timed.reduce((s, m) => s + m.tokens, 0) / (timed.reduce((s, m) => s + m.stepTimeMs, 0) / 1000);
 console.log(
-  `core: ${coreTps.toFixed(0)} tokens/s (${getThreads()} threads; steps ${epoch + 1}-${epoch + steps}, ` +
+  `core: ${coreTps.toFixed(0)} tokens/s (${getThreads()} threads; steps ${epoch + 3}-${epoch + steps}, ` +
     `after one epoch that decoded every frame; frame features ${frameMs.toFixed(0)} ms a step)`,
 );
 
@@ -77,7 +84,7 @@ const { stdout } = await promisify(execFile)(
     "train_sft.py",
     ...["--data", data, "--init", join(init, "model.safetensors"), "--out", join(out, "torch")],
     ...["--steps", String(steps), "--batch", String(batch), "--lr", "1e-4", "--warmup", "1"],
-    ...["--permute-palette", "0", "--permute-digits", "0", "--snapshots", ""],
+    ...["--permute-palette", "0", "--permute-digits", "0", "--snapshots", "", "--batches", batchesFile],
   ],
   { cwd: join(repo, "research/torch"), maxBuffer: 1 << 24 },
 );
@@ -92,7 +99,8 @@ const result = {
   steps,
   coreThreads: getThreads(),
   coreTokensPerSecond: coreTps,
-  coreTimedSteps: [epoch + 1, epoch + steps],
+  coreTimedSteps: [epoch + 3, epoch + steps],
+  sameBatches: true,
   coreFrameFeaturesMsPerStep: frameMs,
   torchCpuTokensPerSecond: torchTps,
   ratio: torchTps / coreTps,

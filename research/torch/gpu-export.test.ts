@@ -67,6 +67,9 @@ describe("exportGpuDataset", () => {
     const meta = JSON.parse(await readFile(join(data, "meta.json"), "utf8"));
     expect(meta.format).toBe(GPU_EXPORT_FORMAT);
     expect(meta.tokens).toBe(exported.tokens);
+    // Example i's id, one per row of examples.i32, all distinct (train_sft.py --batches names them).
+    expect(meta.exampleIds).toHaveLength(exported.examples);
+    expect(new Set(meta.exampleIds).size).toBe(exported.examples);
     const size = async (f: string) => (await stat(join(data, f))).size;
     expect(await size("examples.i32")).toBe(exported.examples * 8 * 4);
     expect(await size("ids.i16")).toBe(exported.tokens * 2);

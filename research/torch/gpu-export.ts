@@ -195,6 +195,9 @@ export async function exportGpuDataset(o: GpuExportOptions): Promise<GpuExportRe
     frameId: tokenizer.frame,
     thumbnail: ckpt.config.thumbnail,
     templates,
+    // Example i's id (the core's `examples` of a step): a batch of the core's can be trained again
+    // here (train_sft.py --batches; bench/nano/trainer.ts gives both trainers the same batches).
+    exampleIds: examples.map((e) => e.id),
     emphasisWeights: [...emphasisWeights(emphasis, tokenizer.size)],
     frameTargetWeight: frameTargets.weight,
     digits,

@@ -21,6 +21,7 @@ permutation) against the core's loss on the same batch, written by the export.
 """
 
 import argparse
+import json
 import math
 import os
 import queue
@@ -123,6 +124,9 @@ def main():
     ap.add_argument("--lr", type=float, default=6e-4)
     ap.add_argument("--warmup", type=int, default=300)
     ap.add_argument("--seed", type=int, default=20)
+    ap.add_argument("--batches", default="",
+                    help="a JSON file of batches, each a list of example ids (meta.json exampleIds), trained in "
+                         "this order, one a step, instead of random draws (bench/nano/trainer.ts: the core's batches)")
     ap.add_argument("--permute-palette", type=float, default=0.5)
     ap.add_argument("--permute-digits", type=float, default=0.5)
     ap.add_argument("--shift-times", type=float, default=0.0,
@@ -218,8 +222,25 @@ def main():
                 q.put(data.batch(order[i : i + args.batch], rng, args.permute_palette, args.permute_digits,
                                  p_shift=args.shift_times))
 
-    for k in range(3):  # numpy releases the GIL in most of the assembly
-        threading.Thread(target=producer, args=(k,), daemon=True).start()
+    def listed(batches):
+        # The given batches in their order, assembled off the step's thread like the draws above.
+        rng = np.random.default_rng([args.seed, 0])
+        for xs in batches:
+            q.put(data.batch(xs, rng, args.permute_palette, args.permute_digits, p_shift=args.shift_times))
+
+    if args.batches:
+        index = {x: i for i, x in enumerate(data.meta["exampleIds"])}
+        listed_ids = json.load(open(args.batches))
+        unknown = sorted({x for b in listed_ids for x in b if x not in index})
+        if unknown:
+            raise SystemExit(f"--batches names {len(unknown)} examples this export lacks, e.g. {unknown[0]}")
+        batches = [[index[x] for x in b] for b in listed_ids]
+        if args.steps > len(batches) or not args.steps:
+            raise SystemExit(f"--batches lists {len(batches)} batches: give --steps of at most that many")
+        threading.Thread(target=listed, args=(batches,), daemon=True).start()
+    else:
+        for k in range(3):  # numpy releases the GIL in most of the assembly
+            threading.Thread(target=producer, args=(k,), daemon=True).start()
 
     decay = [p for n, p in model.p.items() if n in DECAYED]
     rest = [p for n, p in model.p.items() if n not in DECAYED]
