@@ -14,9 +14,8 @@
 // database paravt_bench_metrics.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
-import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import superjson from "superjson";
 import { pct, prepareBenchDatabase, time } from "../lib/bench-db";
+import { trpcChartReader } from "../lib/trpc-chart";
 
 const { values } = parseArgs({
   options: {
@@ -224,26 +223,6 @@ async function cpuSince(mark: Awaited<ReturnType<typeof cpuMark>>) {
   return { node: (node.user + node.system) / 1000, pg: pgMs };
 }
 
-/** The run page's chart request through tRPC's fetch handler, as the web route serves it. */
-function trpcChart(projectId: string, userId: string) {
-  return async (input: Record<string, unknown>) => {
-    const q = encodeURIComponent(JSON.stringify(superjson.serialize({ projectId, ...input })));
-    const res = await fetchRequestHandler({
-      endpoint: "/api/trpc",
-      req: new Request(`http://bench/api/trpc/runs.metrics?input=${q}`),
-      router: appRouter,
-      createContext: async () => ({
-        principal: { kind: "user" as const, userId },
-        user: null,
-        request: { transport: "trpc" as const, method: "", path: "", ip: null },
-      }),
-    });
-    // The bytes a server would send; a browser's decoding is not the server's work.
-    if (res.status !== 200) throw new Error(`runs.metrics answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
-    return res.arrayBuffer();
-  };
-}
-
 const rows: string[] = [];
 const conc: string[] = [];
 const writes: string[] = [];
@@ -312,7 +291,7 @@ for (const n of SIZES) {
     const from = 1 + Math.floor(((i * 7919) % 1000) * ((n - span) / 1000)) + (i % 7);
     return { from, to: from + span };
   };
-  const viaTrpc = trpcChart(projectId, userId);
+  const viaTrpc = trpcChartReader(appRouter, projectId, userId);
   const loads: [string, () => Promise<unknown>, boolean][] = [
     ["SQL over rows (1 + 4 statements per series)", () => readRawSql(runId, names), false],
     ["rollups, 8 statements (before)", () => readRollupsBefore(projectId, runId, names), false],

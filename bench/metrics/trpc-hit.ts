@@ -7,9 +7,8 @@
 //
 // Usage (from the repository root; Postgres running): npx tsx bench/metrics/trpc-hit.ts
 // (N=20000 points per series, MP=1000 points asked). Results: bench/metrics/README.md.
-import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import superjson from "superjson";
 import { pct, prepareBenchDatabase } from "../lib/bench-db";
+import { trpcChartReader } from "../lib/trpc-chart";
 
 const PG_BASE = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
 process.env.DATABASE_URL = `${PG_BASE}/paravt_bench_trpc_hit`;
@@ -39,21 +38,7 @@ for (const name of names) {
   );
 }
 const chart = { runId: run.id, names, maxPoints: Number(process.env.MP ?? 1000), x: "step" as const };
-const input = encodeURIComponent(JSON.stringify(superjson.serialize({ projectId: fx.project.id, ...chart })));
-const read = async () => {
-  const res = await fetchRequestHandler({
-    endpoint: "/api/trpc",
-    req: new Request(`http://bench/api/trpc/runs.metrics?input=${input}`),
-    router: appRouter,
-    createContext: async () => ({
-      principal: { kind: "user" as const, userId: fx.owner.id },
-      user: null,
-      request: { transport: "trpc" as const, method: "", path: "", ip: null },
-    }),
-  });
-  if (res.status !== 200) throw new Error(`runs.metrics answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
-  return res.arrayBuffer(); // the bytes a server would send
-};
+const read = () => trpcChartReader(appRouter, fx.project.id, fx.owner.id)(chart);
 console.log(`body: ${(await read()).byteLength} bytes`); // the first read fills the cache
 for (const mode of ["one after another", "50 clients", "one after another", "50 clients"]) {
   const lat: number[] = [];

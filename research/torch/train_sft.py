@@ -126,7 +126,9 @@ def main():
     ap.add_argument("--seed", type=int, default=20)
     ap.add_argument("--batches", default="",
                     help="a JSON file of batches, each a list of example ids (meta.json exampleIds), trained in "
-                         "this order, one a step, instead of random draws (bench/nano/trainer.ts: the core's batches)")
+                         "this order, one a step, instead of random draws (bench/nano/trainer.ts: the core's "
+                         "batches); the file's batches set the batch size and the examples, not --batch, --kinds "
+                         "or --repeat")
     ap.add_argument("--permute-palette", type=float, default=0.5)
     ap.add_argument("--permute-digits", type=float, default=0.5)
     ap.add_argument("--shift-times", type=float, default=0.0,
@@ -229,6 +231,9 @@ def main():
             q.put(data.batch(xs, rng, args.permute_palette, args.permute_digits, p_shift=args.shift_times))
 
     if args.batches:
+        if "exampleIds" not in data.meta:
+            raise SystemExit(f"--batches: {args.data}/meta.json lists no exampleIds (an export older than "
+                             "--batches): export again with research/torch/gpu-sft.ts")
         index = {x: i for i, x in enumerate(data.meta["exampleIds"])}
         listed_ids = json.load(open(args.batches))
         unknown = sorted({x for b in listed_ids for x in b if x not in index})

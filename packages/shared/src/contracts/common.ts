@@ -62,8 +62,8 @@ export const pagination = z.object({
  * validator's `parseAsync`, @trpc/server unstable-core-do-not-import/parser.ts `getParseFn`).
  * zod 4 runs its compiled object parser only in a synchronous parse (`ctx.async === false`,
  * zod v4/core/schemas.js); `parseAsync` walks every object interpreted: a 6-series chart of
- * 1,000 points took 3.5 ms of CPU to validate through parseAsync and 0.4 ms through parse
- * (bench/metrics/README.md). A schema with async work still gets its async parse: the synchronous
+ * 1,000 points took 3.5 ms of CPU to validate through parseAsync and 0.6 ms through parse
+ * (CPU profiles of the server; bench/metrics/README.md). A schema with async work still gets its async parse: the synchronous
  * one throws `$ZodAsyncError` when it meets a promise, and the value is parsed again asynchronously
  * (the rule of zod's own sync-first proposal, colinhacks/zod#6501), so an async check's function
  * runs twice: keep side effects out of such checks. For contracts whose values can be large

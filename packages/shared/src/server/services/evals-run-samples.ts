@@ -43,7 +43,7 @@ export async function runSampleSlice(runId: string, from: number, to: number): P
  */
 export async function countExistingRunSamples(runId: string): Promise<number> {
   const [row] = await db().$queryRaw<{ n: number }[]>`
-    SELECT count(*)::int AS n
+    SELECT count(DISTINCT r.sample_id)::int AS n
     FROM eval_run_samples r JOIN samples s ON s.id = r.sample_id
     WHERE r.run_id = ${runId}`;
   return row?.n ?? 0;
