@@ -7,7 +7,10 @@
 // finished run's charts stay until evicted. Per process: a second web server keeps its own, and
 // reads the same versions, so neither can answer from rows the other has seen change.
 
-/** Bound of the cache in points (~24 bytes each in three number columns: ~12 MB, some 80 charts of 6 series x 1,000 points). */
+/**
+ * Bound of the cache in points (~80 bytes each in three frozen number columns, whose fractional
+ * numbers V8 keeps boxed: ~40 MB, some 80 charts of 6 series x 1,000 points).
+ */
 export const CHART_CACHE_MAX_POINTS = 500_000;
 
 export interface ChartCacheStats {
