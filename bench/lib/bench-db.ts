@@ -41,3 +41,21 @@ export async function time(fn: () => Promise<unknown>, reps: number): Promise<nu
   }
   return out;
 }
+
+/** What writes SQL: `db().$executeRawUnsafe` of the workbench's client (imported after DATABASE_URL). */
+type ExecuteSql = (sql: string, ...values: unknown[]) => Promise<unknown>;
+
+/**
+ * Series `name` of run `runId`: steps 1..n of a noisy sine, one second apart from 2026-01-01, in
+ * one INSERT … SELECT (through the metrics triggers, as any writer).
+ */
+export async function seedSineSeries(execute: ExecuteSql, runId: string, name: string, n: number): Promise<void> {
+  await execute(
+    `INSERT INTO metrics (run_id, step, name, value, wall_time)
+     SELECT $1, g, $2, sin(g / 500.0) + random() * 0.1, timestamp '2026-01-01' + g * interval '1 second'
+     FROM generate_series(1, $3::int) AS g`,
+    runId,
+    name,
+    n,
+  );
+}

@@ -10,7 +10,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { parseArgs } from "node:util";
-import { pct, prepareBenchDatabase } from "../lib/bench-db";
+import { pct, prepareBenchDatabase, seedSineSeries } from "../lib/bench-db";
 
 const { values } = parseArgs({
   options: {
@@ -229,14 +229,7 @@ async function seed(n: number) {
     },
   });
   for (const name of SERIES) {
-    await db().$executeRawUnsafe(
-      `INSERT INTO metrics (run_id, step, name, value, wall_time)
-       SELECT $1, g, $2, sin(g / 500.0) + random() * 0.1, timestamp '2026-01-01' + g * interval '1 second'
-       FROM generate_series(1, $3::int) AS g`,
-      run.id,
-      name,
-      n,
-    );
+    await seedSineSeries((sql, ...v) => db().$executeRawUnsafe(sql, ...v), run.id, name, n);
   }
   await db().$executeRawUnsafe("ANALYZE metrics");
   return { caller: createCaller({ principal: { kind: "user", userId: fx.owner.id }, user: null }), run };

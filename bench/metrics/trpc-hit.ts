@@ -7,7 +7,7 @@
 //
 // Usage (from the repository root; Postgres running): npx tsx bench/metrics/trpc-hit.ts
 // (N=20000 points per series, MP=1000 points asked). Results: bench/metrics/README.md.
-import { pct, prepareBenchDatabase } from "../lib/bench-db";
+import { pct, prepareBenchDatabase, seedSineSeries } from "../lib/bench-db";
 import { trpcChartReader } from "../lib/trpc-chart";
 
 const PG_BASE = process.env.BENCH_PG_URL ?? "postgresql://postgres@127.0.0.1:5432";
@@ -28,14 +28,7 @@ const run = await db().run.create({
 });
 const names = Array.from({ length: 6 }, (_, s) => `series_${s}`);
 for (const name of names) {
-  await db().$executeRawUnsafe(
-    `INSERT INTO metrics (run_id, step, name, value, wall_time)
-     SELECT $1, g, $2, sin(g / 500.0) + random() * 0.1, timestamp '2026-01-01' + g * interval '1 second'
-     FROM generate_series(1, $3::int) AS g`,
-    run.id,
-    name,
-    N,
-  );
+  await seedSineSeries((sql, ...v) => db().$executeRawUnsafe(sql, ...v), run.id, name, N);
 }
 const chart = { runId: run.id, names, maxPoints: Number(process.env.MP ?? 1000), x: "step" as const };
 const read = () => trpcChartReader(appRouter, fx.project.id, fx.owner.id)(chart);
